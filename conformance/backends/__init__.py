@@ -1,0 +1,1 @@
+"""Backends: the adapters the suite calls (reference, torch, and any third-party one)."""

@@ -1,0 +1,42 @@
+"""The ``conformance`` command: exit 0 ok/conformant, 1 non-conformant, 2 usage or configuration error."""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import cli_explain
+from .errors import ConformanceError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own exit code is 2 too; keep one format
+        self.print_usage(sys.stderr)
+        print(f"conformance: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="conformance", description="Conformance suite and spec checker for "
+                     "Huawei Ascend aclnn operators.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    cli_explain.add_parsers(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ConformanceError as exc:
+        print(f"conformance: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("conformance: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

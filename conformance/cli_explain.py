@@ -1,0 +1,110 @@
+"""The spec-side commands: ``explain``, ``specs`` and ``lint``."""
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from pathlib import Path
+
+from .case import load_case
+from .errors import ConformanceError, SpecError, UsageError
+from .oracle import Expectation, explain
+from .spec_loader import VOCABULARY_FILE, load_operator, load_vocabulary, shipped_specs, specs_dir
+from .spec_model import SpecSet
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("explain", help="say what the documents promise for one call (a case file)")
+    p.add_argument("case", help="a case file (YAML): api, product, args")
+    p.add_argument("--product", help="product id or SoC name; overrides the case file's")
+    p.add_argument("--json", action="store_true", help="print the expectation as JSON")
+    p.set_defaults(func=cmd_explain)
+    p = sub.add_parser("specs", help="list the operators, product lines and every clause with its source")
+    p.add_argument("--api", help="only this operator")
+    p.set_defaults(func=cmd_specs)
+    p = sub.add_parser("lint", help="validate spec files (the shipped ones by default)")
+    p.add_argument("files", nargs="*", help="spec files; default: every shipped spec")
+    p.set_defaults(func=cmd_lint)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    specs = shipped_specs()
+    case = load_case(args.case, specs, product=args.product)
+    try:
+        expectation = explain(case, specs)
+    except ConformanceError as exc:
+        if exc.file is None:
+            exc = type(exc)(exc.message, file=args.case)
+        raise exc from None
+    print(json.dumps(expectation.to_json(), indent=2) if args.json
+          else render_expectation(expectation, specs))
+    return 0
+
+
+def render_expectation(e: Expectation, specs: SpecSet) -> str:
+    vocab = specs.vocabulary
+    head = f"{e.api} on {e.product}: "
+    if e.expected == "error":
+        codes = ", ".join(f"{c} ({vocab.status_name(c)})" for c in e.status)
+        head += f"the call must be rejected by the first phase with {codes}"
+    elif e.expected == "success":
+        head += "valid: the call must succeed (status 0) and compute the documented values"
+    elif e.expected == "unspecified":
+        head += "unspecified: the documents promise nothing for this call"
+    else:
+        head += f"not applicable: {e.reason}"
+    lines = [head]
+    for title, items in (("violates", e.violations), ("outside the documents", e.unspecified),
+                         ("advisory", e.advisories)):
+        for v in items:
+            lines.append(f"  {title} {v.clause}: {v.message}")
+            quote = textwrap.shorten(v.source["quote"], 160)
+            lines.append(f"    source ({v.source['doc']}): \"{quote}\"")
+    return "\n".join(lines)
+
+
+def cmd_specs(args: argparse.Namespace) -> int:
+    specs = shipped_specs()
+    try:
+        ops = [specs.operator(args.api)] if args.api else list(specs.operators.values())
+    except KeyError:
+        raise UsageError(f"--api {args.api}: unknown operator (known: {', '.join(specs.operators)})",
+                         ) from None
+    print(f"spec version {specs.version} (digest {specs.digest})\n")
+    print("Product lines:")
+    for p in specs.vocabulary.products.values():
+        print(f"  {p.id:16} {'; '.join(p.doc_names)}  [SoC: {', '.join(p.soc)}]")
+    for spec in ops:
+        print(f"\n{spec.api}: {spec.summary}")
+        print(f"  products: {', '.join(spec.products)}"
+              + (f"; not applicable on {', '.join(spec.unsupported)}" if spec.unsupported else ""))
+        for c in spec.constraints:
+            outcome = (f"{specs.vocabulary.status_name(c.status)} {c.status}" if c.status is not None
+                       else c.outcome if c.kind != "behavior" else "checked: " + ", ".join(c.checks))
+            print(f"  {c.id:18} [{outcome}]")
+            print(textwrap.indent(textwrap.fill(f"({c.source.doc}) {c.source.quote}", 96), " " * 21))
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    files = [Path(f) for f in args.files] or sorted(specs_dir().glob("*.yaml"))
+    failures = 0
+    for path in files:
+        try:
+            summary = _lint_one(path)
+        except SpecError as exc:
+            failures += 1
+            print(f"FAIL {exc}")
+        else:
+            print(f"ok   {path}: {summary}")
+    return 2 if failures else 0
+
+
+def _lint_one(path: Path) -> str:
+    if path.name == VOCABULARY_FILE:
+        vocab = load_vocabulary(path)
+        return f"vocabulary {vocab.spec_version}: {len(vocab.products)} products, {len(vocab.dtypes)} dtypes"
+    sibling = path.parent / VOCABULARY_FILE
+    vocab = load_vocabulary(sibling if sibling.is_file() else specs_dir() / VOCABULARY_FILE)
+    spec = load_operator(path, vocab)
+    return f"{spec.api}: {len(spec.constraints)} clauses"

@@ -1,0 +1,137 @@
+"""The oracle: for any call, what the documents promise — success, error (codes and clauses),
+unspecified, or not applicable on that product."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .case import Case
+from .errors import CaseError, SpecError
+from .expressions import ExprError
+from .predicates import PREDICATES
+from .spec_loader import shipped_specs
+from .spec_model import Constraint, OperatorSpec, SpecSet
+from .tensor import Tensor, TensorMeta
+
+
+@dataclass(frozen=True)
+class Violation:
+    clause: str
+    source: dict[str, str]
+    message: str
+    status: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"clause": self.clause, "source": self.source, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a call must do. ``status`` lists every acceptable code (any broken clause's code)."""
+
+    api: str
+    product: str
+    expected: str  # success | error | unspecified | not-applicable
+    status: tuple[int, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    unspecified: tuple[Violation, ...] = ()
+    advisories: tuple[Violation, ...] = ()
+    reason: str = ""
+    checked: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"api": self.api, "product": self.product, "expected": self.expected,
+                "status": list(self.status),
+                "violations": [v.to_json() for v in self.violations],
+                "unspecified": [v.to_json() for v in self.unspecified],
+                "advisories": [v.to_json() for v in self.advisories], "reason": self.reason}
+
+
+def arg_metas(case: Case, specs: SpecSet) -> dict[str, Any]:
+    """The case's arguments with every data-carrying ``Tensor`` reduced to its ``TensorMeta``."""
+    vocab = specs.vocabulary
+    out: dict[str, Any] = {}
+    for name, value in case.args.items():
+        if isinstance(value, Tensor):
+            dtype = value.dtype_name or vocab.dtype_of_numpy(value.array.dtype) or str(value.array.dtype)
+            value = value.meta(dtype)
+        out[name] = value
+    return out
+
+
+def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
+    """Judge ``case`` against its operator's spec (the shipped specs by default)."""
+    specs = specs or shipped_specs()
+    try:
+        spec = specs.operator(case.api)
+    except KeyError:
+        raise CaseError(f"unknown api {case.api!r} (known: {', '.join(specs.operators)})") from None
+    if case.product is None:
+        raise CaseError("the case names no product: add 'product:' or pass --product")
+    if case.product not in spec.products:
+        source = spec.unsupported.get(case.product)
+        reason = source.quote if source else f"{spec.api} does not list {case.product}"
+        return Expectation(spec.api, case.product, "not-applicable", reason=reason)
+    names = arg_metas(case, specs)
+    broken = _Evaluator(spec, names, case.product).run()
+    return _expectation(spec, case.product, broken)
+
+
+def _expectation(spec: OperatorSpec, product: str, broken: list[tuple[Constraint, str]]) -> Expectation:
+    def pick(outcome: str) -> tuple[Violation, ...]:
+        return tuple(Violation(c.id, c.source.to_json(), msg, c.status)
+                     for c, msg in broken if c.outcome == outcome)
+    errors, unspecified, advisories = pick("error"), pick("unspecified"), pick("advisory")
+    if errors:
+        codes = tuple(sorted({v.status for v in errors if v.status is not None}))
+        return Expectation(spec.api, product, "error", codes, errors, unspecified, advisories,
+                           reason="; ".join(f"{v.clause}: {v.message}" for v in errors))
+    if unspecified:
+        return Expectation(spec.api, product, "unspecified", (), (), unspecified, advisories,
+                           reason="; ".join(f"{v.clause}: {v.message}" for v in unspecified))
+    return Expectation(spec.api, product, "success", advisories=advisories)
+
+
+class _Evaluator:
+    """Evaluates every predicate clause once, after the clauses it ``requires``."""
+
+    def __init__(self, spec: OperatorSpec, names: dict[str, Any], product: str) -> None:
+        self.spec, self.names, self.product = spec, names, product
+        self.by_id = {c.id: c for c in spec.constraints}
+        self.result: dict[str, list[str] | None] = {}  # None: skipped (a requirement failed)
+
+    def run(self) -> list[tuple[Constraint, str]]:
+        broken = []
+        for c in self.spec.constraints:
+            if c.kind == "behavior":
+                continue
+            for msg in self._eval(c, ()) or []:
+                broken.append((c, msg))
+        return broken
+
+    def _eval(self, c: Constraint, stack: tuple[str, ...]) -> list[str] | None:
+        if c.id in self.result:
+            return self.result[c.id]
+        if c.id in stack:
+            raise SpecError(f"constraint {c.id} requires itself through {' -> '.join(stack)}",
+                            file=self.spec.file, line=c.line)
+        ok = all(self._eval(self.by_id[r], stack + (c.id,)) == [] for r in c.requires)
+        self.result[c.id] = self._predicate(c) if ok else None
+        return self.result[c.id]
+
+    def _predicate(self, c: Constraint) -> list[str]:
+        try:
+            return PREDICATES[c.kind](c, self.names, self.product)
+        except ExprError as exc:
+            raise SpecError(f"constraint {c.id} cannot be evaluated for this case ({exc}); list the "
+                            "clauses it depends on under 'requires'", file=self.spec.file,
+                            line=c.line) from None
+
+
+def describe_meta(value: Any) -> str:
+    if isinstance(value, TensorMeta):
+        extra = f", strides={list(value.strides)}" if value.strides is not None else ""
+        extra += f", offset={value.offset}" if value.offset else ""
+        extra += f", format={value.format}" if value.format != "ND" else ""
+        return f"{value.dtype}{list(value.shape)}{extra}"
+    return "null" if value is None else repr(value)

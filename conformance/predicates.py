@@ -1,0 +1,118 @@
+"""One function per constraint kind: given the arguments, the messages of what is violated.
+
+An empty list means the clause holds. Null arguments are judged only by ``not_null``; every other
+kind skips them, so one null pointer is reported once, by the clause that documents it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from .expressions import ExprError
+from .spec_model import Constraint
+
+Names = Mapping[str, Any]
+Predicate = Callable[[Constraint, Names, str], list[str]]
+
+
+def _present(c: Constraint, names: Names) -> list[tuple[str, Any]]:
+    return [(p, names[p]) for p in c.params if names.get(p) is not None]
+
+
+def not_null(c: Constraint, names: Names, product: str) -> list[str]:
+    return [f"{p} is a null pointer" for p in c.params if names.get(p) is None]
+
+
+def dtype_in(c: Constraint, names: Names, product: str) -> list[str]:
+    allowed = c.options["per_product"].get(product, [])
+    return [f"{p}.dtype={t.dtype} is not one of {', '.join(allowed)} on {product}"
+            for p, t in _present(c, names) if t.dtype not in allowed]
+
+
+def same_dtype(c: Constraint, names: Names, product: str) -> list[str]:
+    present = _present(c, names)
+    if not present:
+        return []
+    first, ref = present[0]
+    return [f"{p}.dtype={t.dtype} must equal {first}.dtype={ref.dtype}"
+            for p, t in present[1:] if t.dtype != ref.dtype]
+
+
+def format_in(c: Constraint, names: Names, product: str) -> list[str]:
+    allowed = c.options["formats"]
+    return [f"{p}.format={t.format} is not one of {', '.join(allowed)}"
+            for p, t in _present(c, names) if t.format not in allowed]
+
+
+def rank_in(c: Constraint, names: Names, product: str) -> list[str]:
+    opts, out = c.options, []
+    for p, t in _present(c, names):
+        if "ranks" in opts and t.rank not in opts["ranks"]:
+            out.append(f"{p}.rank={t.rank} must be one of {', '.join(map(str, opts['ranks']))}")
+        if "min" in opts and t.rank < opts["min"]:
+            out.append(f"{p}.rank={t.rank} must be >= {opts['min']}")
+        if "max" in opts and t.rank > opts["max"]:
+            out.append(f"{p}.rank={t.rank} must be <= {opts['max']}")
+    present = _present(c, names)
+    if opts.get("same") and present and not out:
+        first, ref = present[0]
+        out += [f"{p}.rank={t.rank} must equal {first}.rank={ref.rank}"
+                for p, t in present[1:] if t.rank != ref.rank]
+    return out
+
+
+def same_shape(c: Constraint, names: Names, product: str) -> list[str]:
+    present = _present(c, names)
+    if not present:
+        return []
+    first, ref = present[0]
+    return [f"{p}.shape={list(t.shape)} must equal {first}.shape={list(ref.shape)}"
+            for p, t in present[1:] if t.shape != ref.shape]
+
+
+def length(c: Constraint, names: Names, product: str) -> list[str]:
+    want = c.options["length"]
+    return [f"len({p})={len(v)} must be {want}" for p, v in _present(c, names) if len(v) != want]
+
+
+def broadcastable(c: Constraint, names: Names, product: str) -> list[str]:
+    present = _present(c, names)
+    try:
+        np.broadcast_shapes(*(t.shape for _, t in present))
+    except ValueError:
+        shapes = ", ".join(f"{p}.shape={list(t.shape)}" for p, t in present)
+        return [f"{shapes} do not broadcast"]
+    return []
+
+
+def value_in(c: Constraint, names: Names, product: str) -> list[str]:
+    allowed = c.options["values"]
+    return [f"{p}={v!r} is not one of {', '.join(map(str, allowed))}"
+            for p, v in _present(c, names) if v not in allowed]
+
+
+def contiguous(c: Constraint, names: Names, product: str) -> list[str]:
+    return [f"{p} is a non-contiguous view (strides={list(t.strides)}, shape={list(t.shape)})"
+            for p, t in _present(c, names) if not t.contiguous]
+
+
+def expr(c: Constraint, names: Names, product: str) -> list[str]:
+    """Every false conjunct of ``all``; evaluation stops at the first one that cannot be computed."""
+    out: list[str] = []
+    for e in c.exprs:
+        try:
+            holds = bool(e.evaluate(names))
+        except ExprError:
+            if out:
+                break
+            raise
+        if not holds:
+            out.append(e.explain(names))
+    return out
+
+
+PREDICATES: dict[str, Predicate] = {f.__name__: f for f in (
+    not_null, dtype_in, same_dtype, format_in, rank_in, same_shape, length, broadcastable, value_in,
+    contiguous, expr)}

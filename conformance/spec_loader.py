@@ -1,0 +1,221 @@
+"""Load and validate spec files: JSON Schema first, then the cross-references the schema cannot see.
+
+Every failure is a ``SpecError`` naming the file, the line and the field.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import SpecError
+from .expressions import ExprError, Expression
+from .spec_model import Constraint, OperatorSpec, Param, Source, SpecSet
+from .vocabulary import Vocabulary
+from .yaml_lines import LocatedYaml, load_yaml
+
+VOCABULARY_FILE = "vocabulary.yaml"
+_TENSOR_KINDS = {"dtype_in", "same_dtype", "format_in", "rank_in", "same_shape", "broadcastable",
+                 "contiguous"}
+
+
+def specs_dir() -> Path:
+    """The shipped specs: inside the installed package, or at the top of a source checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "specs", here.parent / "specs"):
+        if (candidate / VOCABULARY_FILE).is_file():
+            return candidate
+    raise SpecError("the shipped spec directory is missing (reinstall the package)", file=str(here))
+
+
+@cache
+def _schema(name: str) -> dict[str, Any]:
+    return json.loads((specs_dir() / "schema" / name).read_text(encoding="utf-8"))
+
+
+def _validate(doc: LocatedYaml, schema_name: str) -> None:
+    if not isinstance(doc.data, dict):
+        raise SpecError("expected a mapping at the top level", file=doc.file, line=1)
+    validator = jsonschema.Draft202012Validator(_schema(schema_name))
+    errors = sorted(validator.iter_errors(doc.data), key=lambda e: (len(e.absolute_path), e.path))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        path = tuple(err.absolute_path)
+        raise SpecError(f"{_describe(err)}", file=doc.file, line=doc.line_of(path),
+                        field=_dotted(path) or "(top level)")
+
+
+def _describe(err: jsonschema.ValidationError) -> str:
+    if err.validator == "required":
+        return err.message.replace("is a required property", "is required but missing")
+    if err.validator in ("enum", "const"):
+        allowed = err.validator_value if err.validator == "enum" else [err.validator_value]
+        return f"{err.instance!r} is not one of {', '.join(map(str, allowed))}"
+    if err.validator == "type":
+        return f"expected {err.validator_value}, got {type(err.instance).__name__} {err.instance!r}"
+    if err.validator in ("additionalProperties", "unevaluatedProperties"):
+        return err.message.replace("were unexpected", "are not allowed here").replace(
+            "was unexpected", "is not allowed here")
+    return err.message
+
+
+def _dotted(path: Iterable[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def load_vocabulary(path: Path) -> Vocabulary:
+    doc = load_yaml(path, SpecError)
+    _validate(doc, "vocabulary.schema.json")
+    return Vocabulary(doc.data)
+
+
+def load_operator(path: Path, vocab: Vocabulary, text: str | None = None) -> OperatorSpec:
+    """Load one operator spec; ``text`` overrides the file contents (used by lint and fuzz tests)."""
+    doc = load_yaml(path, SpecError, text=text)
+    _validate(doc, "operator.schema.json")
+    return _Builder(doc, vocab).build()
+
+
+class _Builder:
+    """Turns a schema-valid document into an ``OperatorSpec``, checking every cross-reference."""
+
+    def __init__(self, doc: LocatedYaml, vocab: Vocabulary) -> None:
+        self.doc, self.vocab, self.data = doc, vocab, doc.data
+
+    def fail(self, message: str, *path: Any) -> SpecError:
+        return SpecError(message, file=self.doc.file, line=self.doc.line_of(path), field=_dotted(path))
+
+    def build(self) -> OperatorSpec:
+        products = tuple(self._product(p, "products", i) for i, p in enumerate(self.data["products"]))
+        unsupported = {self._product(k, "unsupported", k): Source(**v)
+                       for k, v in self.data.get("unsupported", {}).items()}
+        for pid in unsupported:
+            if pid in products:
+                raise self.fail(f"{pid} is listed both as supported and unsupported", "unsupported", pid)
+        params = {name: Param(name, p["kind"], p["role"],
+                              {int(k): v for k, v in p["values"].items()} if "values" in p else None)
+                  for name, p in self.data["params"].items()}
+        constraints = [self._constraint(i, c, params, products)
+                       for i, c in enumerate(self.data["constraints"])]
+        self._check_ids(constraints)
+        return OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
+                            self.data["reference"], products, unsupported, params,
+                            tuple(constraints), self.doc.file)
+
+    def _product(self, name: str, *path: Any) -> str:
+        pid = self.vocab.product(name)
+        if pid is None:
+            raise self.fail(f"unknown product {name!r} (known: {', '.join(self.vocab.products)})", *path)
+        return pid
+
+    def _check_ids(self, constraints: list[Constraint]) -> None:
+        seen: dict[str, int] = {}
+        for i, c in enumerate(constraints):
+            if c.id in seen:
+                raise self.fail(f"duplicate constraint id {c.id} (first at constraints[{seen[c.id]}])",
+                                "constraints", i, "id")
+            seen[c.id] = i
+        for i, c in enumerate(constraints):
+            for j, req in enumerate(c.requires):
+                if req not in seen:
+                    raise self.fail(f"requires unknown constraint id {req}", "constraints", i,
+                                    "requires", j)
+
+    def _constraint(self, i: int, raw: dict[str, Any], params: dict[str, Param],
+                    products: tuple[str, ...]) -> Constraint:
+        at = ("constraints", i)
+        kind = raw["kind"]
+        for j, name in enumerate(raw.get("params", [])):
+            self._check_param(kind, name, params, *at, "params", j)
+        status = self._status(raw.get("on_violation"), *at, "on_violation")
+        options = {k: v for k, v in raw.items() if k not in (
+            "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message")}
+        if kind == "dtype_in":
+            options["per_product"] = self._per_product(raw["per_product"], products, *at)
+        if kind == "format_in":
+            for j, fmt in enumerate(raw["formats"]):
+                if fmt not in self.vocab.formats:
+                    raise self.fail(f"unknown format {fmt!r} (known: {', '.join(self.vocab.formats)})",
+                                    *at, "formats", j)
+        exprs = tuple(self._expr(text, params, *at, "all", j) for j, text in enumerate(raw.get("all", [])))
+        return Constraint(raw["id"], kind, Source(**raw["source"]), tuple(raw.get("params", [])),
+                          raw.get("on_violation"), status, tuple(raw.get("requires", [])), options,
+                          exprs, tuple(raw.get("checks", [])), self.doc.line_of(at))
+
+    def _check_param(self, kind: str, name: str, params: dict[str, Param], *path: Any) -> None:
+        if name not in params:
+            raise self.fail(f"unknown parameter {name!r} (parameters: {', '.join(params)})", *path)
+        pkind = params[name].kind
+        wanted = {"length": ("int_array",), "value_in": ("int", "bool", "float"),
+                  "not_null": ("tensor", "int_array")}.get(kind, ("tensor",) if kind in _TENSOR_KINDS
+                                                           else None)
+        if wanted and pkind not in wanted:
+            raise self.fail(f"a {kind} constraint needs a {' or '.join(wanted)} parameter, "
+                            f"{name!r} is {pkind}", *path)
+
+    def _status(self, outcome: str | None, *path: Any) -> int | None:
+        if outcome is None or outcome in ("unspecified", "advisory"):
+            return None
+        if outcome not in self.vocab.status_codes:
+            raise self.fail(f"unknown status code {outcome!r} (known: "
+                            f"{', '.join(self.vocab.status_codes)})", *path)
+        return self.vocab.status_codes[outcome]
+
+    def _per_product(self, table: dict[str, list[str]], products: tuple[str, ...],
+                     *at: Any) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for key, names in table.items():
+            pid = self._product(key, *at, "per_product", key)
+            if pid not in products:
+                raise self.fail(f"{pid} is not a product of this operator", *at, "per_product", key)
+            out[pid] = [self._dtype(n, *at, "per_product", key, j) for j, n in enumerate(names)]
+        missing = [p for p in products if p not in out]
+        if missing:
+            raise self.fail(f"no dtype list for product(s) {', '.join(missing)}", *at, "per_product")
+        return out
+
+    def _dtype(self, name: str, *path: Any) -> str:
+        canonical = self.vocab.dtype(name)
+        if canonical is None:
+            raise self.fail(f"unknown dtype {name!r} (known: {', '.join(self.vocab.dtypes)})", *path)
+        return canonical
+
+    def _expr(self, text: str, params: dict[str, Param], *path: Any) -> Expression:
+        try:
+            return Expression(text, frozenset(params))
+        except ExprError as exc:
+            raise self.fail(str(exc), *path) from None
+
+
+def load_specs(directory: str | Path | None = None) -> SpecSet:
+    """Every operator spec in ``directory`` (default: the shipped specs) with the vocabulary."""
+    root = Path(directory) if directory is not None else specs_dir()
+    vocab_path = root / VOCABULARY_FILE
+    if not vocab_path.is_file():
+        vocab_path = specs_dir() / VOCABULARY_FILE
+    vocab = load_vocabulary(vocab_path)
+    files = sorted(p for p in root.glob("*.yaml") if p.name != VOCABULARY_FILE)
+    operators: dict[str, OperatorSpec] = {}
+    digest = hashlib.sha256(vocab_path.read_bytes())
+    for path in files:
+        spec = load_operator(path, vocab)
+        if spec.api in operators:
+            raise SpecError(f"operator {spec.api} is defined twice (also in {operators[spec.api].file})",
+                            file=str(path))
+        operators[spec.api] = spec
+        digest.update(path.read_bytes())
+    return SpecSet(vocab, operators, vocab.spec_version, digest.hexdigest()[:16])
+
+
+@lru_cache(maxsize=1)
+def shipped_specs() -> SpecSet:
+    """The shipped specs, loaded once per process."""
+    return load_specs()

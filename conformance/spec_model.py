@@ -1,0 +1,103 @@
+"""The in-memory spec: operators, their parameters and constraints (built by ``spec_loader``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expressions import Expression
+from .vocabulary import Vocabulary
+
+PREDICATE_KINDS = ("not_null", "dtype_in", "same_dtype", "format_in", "rank_in", "same_shape",
+                   "length", "broadcastable", "value_in", "contiguous", "expr")
+
+
+@dataclass(frozen=True)
+class Source:
+    doc: str
+    quote: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"doc": self.doc, "quote": self.quote}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # tensor | int_array | int | bool | float
+    role: str  # input | output | attr
+    values: dict[int, str] | None = None
+
+
+@dataclass(frozen=True)
+class Constraint:
+    id: str
+    kind: str
+    source: Source
+    params: tuple[str, ...] = ()
+    on_violation: str | None = None  # a status name, "unspecified", "advisory"; None for behavior
+    status: int | None = None
+    requires: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    exprs: tuple[Expression, ...] = ()
+    checks: tuple[str, ...] = ()
+    line: int | None = None
+
+    @property
+    def outcome(self) -> str:
+        """error (a status code), unspecified, advisory, or behavior (checked on results only)."""
+        if self.kind == "behavior":
+            return "behavior"
+        return "error" if self.status is not None else str(self.on_violation)
+
+
+@dataclass(frozen=True)
+class OperatorSpec:
+    api: str
+    summary: str
+    documents: dict[str, str]
+    reference: str
+    products: tuple[str, ...]
+    unsupported: dict[str, Source]
+    params: dict[str, Param]
+    constraints: tuple[Constraint, ...]
+    file: str
+
+    def constraint(self, cid: str) -> Constraint:
+        for c in self.constraints:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+    def params_of(self, kind: str | None = None, role: str | None = None) -> list[str]:
+        return [p.name for p in self.params.values()
+                if (kind is None or p.kind == kind) and (role is None or p.role == role)]
+
+    def coded(self) -> list[Constraint]:
+        """Constraints whose violation has a documented status code."""
+        return [c for c in self.constraints if c.outcome == "error"]
+
+    def dtypes_for(self, product: str, param: str) -> list[str]:
+        """Dtypes every dtype_in clause on ``param`` admits on ``product`` (document order)."""
+        allowed: list[str] | None = None
+        for c in self.constraints:
+            if c.kind == "dtype_in" and param in c.params:
+                listed = c.options["per_product"].get(product, [])
+                allowed = listed if allowed is None else [d for d in allowed if d in listed]
+        return list(allowed or [])
+
+
+@dataclass(frozen=True)
+class SpecSet:
+    vocabulary: Vocabulary
+    operators: dict[str, OperatorSpec]
+    version: str
+    digest: str
+
+    def operator(self, api: str) -> OperatorSpec:
+        spec = self.operators.get(api)
+        if spec is None:
+            lowered = {k.lower(): v for k, v in self.operators.items()}
+            spec = lowered.get(api.lower()) or lowered.get("aclnn" + api.lower())
+        if spec is None:
+            raise KeyError(api)
+        return spec

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+import pytest
+
+from conformance.spec_loader import shipped_specs
+
+
+@pytest.fixture(scope="session")
+def specs():
+    return shipped_specs()

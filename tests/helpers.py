@@ -1,0 +1,44 @@
+"""Small builders of cases for the suite's own tests."""
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.case import Case
+from conformance.tensor import TensorMeta
+
+RP = "aclnnReplicationPad3dBackward"
+KL = "aclnnKlDivBackward"
+
+
+def t(shape: Any, dtype: str = "FLOAT", **kw: Any) -> TensorMeta:
+    return TensorMeta(tuple(shape), dtype, **kw)
+
+
+def rp_case(self_shape=(2, 3, 4, 5, 6), padding=(1, 2, 1, 2, 1, 2), dtype="FLOAT",
+            product="atlas-a2", **override: Any) -> Case:
+    """A valid padding case unless ``override`` replaces an argument."""
+    p = padding
+    out = list(self_shape)
+    if len(self_shape) >= 3 and p is not None and len(p) == 6:
+        out[-1] += p[0] + p[1]
+        out[-2] += p[2] + p[3]
+        out[-3] += p[4] + p[5]
+    args = {"gradOutput": t(out, dtype), "self": t(self_shape, dtype), "padding": None if p is None else tuple(p),
+            "gradInput": t(self_shape, dtype)}
+    args.update(override)
+    return Case(RP, product, args)
+
+
+def kl_case(self_shape=(2, 3, 4), target_shape=None, grad_shape=None, dtype="FLOAT",
+            product="atlas-a2", reduction=0, log_target=False, **override: Any) -> Case:
+    target_shape = self_shape if target_shape is None else target_shape
+    grad_shape = self_shape if grad_shape is None else grad_shape
+    args = {"gradOutput": t(grad_shape, dtype), "self": t(self_shape, dtype),
+            "target": t(target_shape, dtype), "reduction": reduction, "logTarget": log_target,
+            "out": t(self_shape, dtype)}
+    args.update(override)
+    return Case(KL, product, args)
+
+
+def clauses(expectation) -> list[str]:
+    return sorted({v.clause for v in expectation.violations})
