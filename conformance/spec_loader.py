@@ -42,9 +42,11 @@ def _validate(doc: LocatedYaml, schema_name: str) -> None:
     if not isinstance(doc.data, dict):
         raise SpecError("expected a mapping at the top level", file=doc.file, line=1)
     validator = jsonschema.Draft202012Validator(_schema(schema_name))
-    errors = sorted(validator.iter_errors(doc.data), key=lambda e: (len(e.absolute_path), e.path))
+    errors = list(validator.iter_errors(doc.data))
     if errors:
-        err = jsonschema.exceptions.best_match(errors)
+        # The deepest error names the field itself, not the constraint that contains it.
+        depth = max(len(e.absolute_path) for e in errors)
+        err = jsonschema.exceptions.best_match(e for e in errors if len(e.absolute_path) == depth)
         path = tuple(err.absolute_path)
         raise SpecError(f"{_describe(err)}", file=doc.file, line=doc.line_of(path),
                         field=_dotted(path) or "(top level)")

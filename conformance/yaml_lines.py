@@ -62,15 +62,15 @@ class _DuplicateKey(Exception):
 
 
 def _construct(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:
-    lines[path] = node.start_mark.line + 1
+    lines.setdefault(path, node.start_mark.line + 1)  # a mapping key's line wins over its value's
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = yaml.SafeLoader(" ").construct_object(key_node, deep=True)
             if key in out:
                 raise _DuplicateKey(f"duplicate key {key!r}", key_node.start_mark.line + 1)
+            lines[path + (key,)] = key_node.start_mark.line + 1
             out[key] = _construct(value_node, path + (key,), lines)
-            lines.setdefault(path + (key,), key_node.start_mark.line + 1)
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_construct(child, path + (i,), lines) for i, child in enumerate(node.value)]

@@ -1,0 +1,112 @@
+"""A malformed spec stops with one clear message naming the file, the line and the field."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.errors import SpecError
+from conformance.spec_loader import load_operator, load_specs, specs_dir
+
+KL_SPEC = (specs_dir() / "aclnnKlDivBackward.yaml").read_text(encoding="utf-8")
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def _load(text: str, specs) -> SpecError:
+    with pytest.raises(SpecError) as info:
+        load_operator(Path("bad.yaml"), specs.vocabulary, text=text)
+    return info.value
+
+
+def test_shipped_specs_load(specs):
+    assert sorted(specs.operators) == ["aclnnKlDivBackward", "aclnnReplicationPad3dBackward"]
+    assert len(specs.operator("aclnnReplicationPad3dBackward").constraints) == 16
+
+
+def test_missing_field(specs):
+    text = KL_SPEC.replace("    on_violation: ACLNN_ERR_PARAM_NULLPTR\n", "", 1)
+    err = _load(text, specs)
+    assert err.file == "bad.yaml" and err.field == "constraints[0]"
+    assert err.line == _line_of(text, "- id: KL-NULL")
+    assert "'on_violation' is required but missing" in str(err)
+
+
+def test_wrong_type(specs):
+    text = KL_SPEC.replace("max: 8", "max: eight")
+    err = _load(text, specs)
+    assert (err.field, err.line) == ("constraints[6].max", _line_of(text, "max: eight"))
+    assert "expected integer, got str 'eight'" in str(err)
+
+
+def test_unknown_constraint_kind(specs):
+    text = KL_SPEC.replace("kind: broadcastable", "kind: broadcasts")
+    err = _load(text, specs)
+    assert (err.field, err.line) == ("constraints[3].kind", _line_of(text, "kind: broadcasts"))
+    assert "'broadcasts' is not one of" in str(err)
+
+
+def test_bad_expression(specs):
+    text = KL_SPEC.replace('"broadcastable(gradOutput.shape', '"__import__(gradOutput.shape')
+    err = _load(text, specs)
+    assert err.field == "constraints[4].all[0]"
+    assert err.line == _line_of(text, "__import__")
+    assert "only calls of" in str(err)
+
+
+def test_expression_unknown_name(specs):
+    text = KL_SPEC.replace("broadcast(gradOutput.shape, self.shape", "broadcast(gradOutput.shape, slf.shape")
+    err = _load(text, specs)
+    assert "unknown name 'slf'" in str(err) and err.field == "constraints[4].all[1]"
+
+
+def test_unknown_dtype(specs):
+    text = KL_SPEC.replace("atlas-a2: [FLOAT, FLOAT16, BFLOAT16]", "atlas-a2: [FLOAT, FLOAT8, BFLOAT16]")
+    err = _load(text, specs)
+    assert (err.field, err.line) == ("constraints[1].per_product.atlas-a2[1]", _line_of(text, "FLOAT8"))
+    assert "unknown dtype 'FLOAT8'" in str(err)
+
+
+def test_unknown_status_code(specs):
+    text = KL_SPEC.replace("on_violation: ACLNN_ERR_PARAM_NULLPTR", "on_violation: ACLNN_ERR_NULL")
+    err = _load(text, specs)
+    assert "unknown status code 'ACLNN_ERR_NULL'" in str(err) and err.field == "constraints[0].on_violation"
+
+
+def test_unknown_parameter_and_requires(specs):
+    err = _load(KL_SPEC.replace("params: [out, self]\n    on_violation: ACLNN_ERR_PARAM_INVALID\n\n  - id: KL-BCAST",
+                                "params: [out, slf]\n    on_violation: ACLNN_ERR_PARAM_INVALID\n\n  - id: KL-BCAST"),
+                specs)
+    assert "unknown parameter 'slf'" in str(err)
+    err = _load(KL_SPEC.replace("requires: [KL-NULL, KL-BCAST-TARGET]", "requires: [KL-NUL]"), specs)
+    assert "requires unknown constraint id KL-NUL" in str(err)
+
+
+def test_duplicate_id(specs):
+    err = _load(KL_SPEC.replace("- id: KL-DTYPE-OUT", "- id: KL-DTYPE"), specs)
+    assert "duplicate constraint id KL-DTYPE" in str(err)
+
+
+def test_yaml_syntax_error(specs):
+    text = KL_SPEC.replace("products: [atlas-training, atlas-inference, atlas-a2, atlas-a3]",
+                           "products: [atlas-training, atlas-inference")
+    err = _load(text, specs)
+    assert "YAML syntax error" in str(err) and err.line is not None and err.line > 1
+
+
+def test_unknown_product(specs):
+    err = _load(KL_SPEC.replace("atlas-inference, atlas-a2", "atlas-inferenc, atlas-a2"), specs)
+    assert "unknown product 'atlas-inferenc'" in str(err) and err.field == "products[1]"
+
+
+def test_message_is_one_paragraph(specs):
+    err = _load(KL_SPEC.replace("kind: broadcastable", "kind: broadcasts"), specs)
+    assert "\n" not in str(err) and str(err).startswith("bad.yaml:")
+
+
+def test_directory_with_bad_spec(tmp_path):
+    (tmp_path / "aclnnX.yaml").write_text("api: [", encoding="utf-8")
+    with pytest.raises(SpecError, match="aclnnX.yaml:1"):
+        load_specs(tmp_path)
