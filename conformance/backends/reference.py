@@ -1,0 +1,44 @@
+"""The numpy golden model behind the adapter protocol, enforcing the documented status codes.
+
+A documented violation returns the code of the first broken clause (in spec order) from phase 1,
+leaving outputs untouched. Where the documents promise nothing it makes a choice and says so:
+an undocumented attribute value is rejected with ACLNN_ERR_PARAM_INVALID; anything else
+(negative padding, strided views, other formats, 0-d tensors) is computed by the reference.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..case import Case
+from ..oracle import explain
+from ..reference_loader import array_args, reference_function
+from ..spec_loader import shipped_specs
+from ..spec_model import SpecSet
+from .protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
+
+
+class ReferenceBackend:
+    name = "reference"
+    version = "spec"
+    product: str | None = None
+
+    def __init__(self, specs: SpecSet | None = None, product: str | None = None) -> None:
+        self.specs = specs or shipped_specs()
+        self.product = product
+
+    def call(self, api: str, args: dict[str, Any], product: str | None = None) -> CallResult:
+        spec = self.specs.operator(api)
+        product = product or self.product or spec.products[-1]
+        expectation = explain(Case(spec.api, product, dict(args)), self.specs)
+        if expectation.expected == "not-applicable":
+            return CallResult(self.specs.vocabulary.status_codes["ACLNN_ERR_RUNTIME_ERROR"], PHASE_WORKSPACE)
+        if expectation.expected == "error":
+            return CallResult(expectation.violations[0].status or 0, PHASE_WORKSPACE)
+        if any(spec.constraint(v.clause).kind == "value_in" for v in expectation.unspecified):
+            return CallResult(self.specs.vocabulary.status_codes["ACLNN_ERR_PARAM_INVALID"], PHASE_WORKSPACE)
+        goldens = reference_function(spec)(array_args(args), bounds=False)
+        for name, golden in goldens.items():
+            out = args[name].array
+            value = golden.value if out.dtype.kind == "c" else golden.value.real
+            out[...] = value.astype(out.dtype)
+        return CallResult(0, PHASE_EXECUTE)

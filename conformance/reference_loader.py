@@ -1,0 +1,31 @@
+"""Import the golden-model function a spec names (``reference: module:function``)."""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from .errors import SpecError
+from .spec_model import OperatorSpec
+
+
+@lru_cache(maxsize=None)
+def _load(target: str, file: str) -> Callable[..., Any]:
+    module_name, _, attr = target.partition(":")
+    try:
+        fn = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise SpecError(f"reference {target!r} cannot be imported: {exc}", file=file,
+                        field="reference") from None
+    return fn
+
+
+def reference_function(spec: OperatorSpec) -> Callable[..., Any]:
+    """``fn(args, bounds=...) -> {output name: Golden}`` for the operator."""
+    return _load(spec.reference, spec.file)
+
+
+def array_args(args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as the reference takes them: numpy arrays for tensors, plain values otherwise."""
+    return {name: getattr(value, "array", value) for name, value in args.items()}
