@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .errors import SpecError
 from .spec_model import OperatorSpec
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(target: str, file: str) -> Callable[..., Any]:
     module_name, _, attr = target.partition(":")
     try:

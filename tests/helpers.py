@@ -23,7 +23,8 @@ def rp_case(self_shape=(2, 3, 4, 5, 6), padding=(1, 2, 1, 2, 1, 2), dtype="FLOAT
         out[-1] += p[0] + p[1]
         out[-2] += p[2] + p[3]
         out[-3] += p[4] + p[5]
-    args = {"gradOutput": t(out, dtype), "self": t(self_shape, dtype), "padding": None if p is None else tuple(p),
+    padding_arg = None if p is None else tuple(p)
+    args = {"gradOutput": t(out, dtype), "self": t(self_shape, dtype), "padding": padding_arg,
             "gradInput": t(self_shape, dtype)}
     args.update(override)
     return Case(RP, product, args)

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers import clauses, rp_case, t
 
 from conformance.oracle import explain
-from helpers import clauses, rp_case, t
 
 INVALID, NULLPTR = 161002, 161001
 
