@@ -31,7 +31,8 @@ class Golden:
 
     @property
     def has_bounds(self) -> bool:
-        """False when ``abs_sum``/``count`` were skipped (``bounds=False``)."""
+        """False when ``abs_sum``/``count`` were skipped (``bounds=False``); an output of
+        shape (0,) has nothing to bound and always says True."""
         return self.abs_sum.shape != NO_BOUNDS_SHAPE or self.value.shape == NO_BOUNDS_SHAPE
 
 

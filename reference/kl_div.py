@@ -8,6 +8,7 @@ self's shape. self's values do not enter; there is no mask on t <= 0.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +28,7 @@ def kl_div_backward(args: Mapping[str, Any], *, bounds: bool = True) -> dict[str
     or shapes that do not broadcast (gradOutput may not enlarge B), TypeError for complex
     inputs. With ``bounds=False`` abs_sum and count are empty arrays of shape (0,).
     """
-    reduction = int(args["reduction"])
+    reduction = operator.index(args["reduction"])
     if reduction not in (NONE, MEAN, SUM, BATCHMEAN):
         raise ValueError(f"reduction {reduction}, but should be 0, 1, 2 or 3")
     self_shape = shape_of(args["self"])
@@ -37,13 +38,14 @@ def kl_div_backward(args: Mapping[str, Any], *, bounds: bool = True) -> dict[str
     g = np.broadcast_to(grad, shape)  # raises ValueError when gradOutput would enlarge B
     if math.prod(shape) == 0:
         return {"out": _empty(self_shape, bounds)}
-    weight = np.exp(target) if args["logTarget"] else target
-    scale = _scale(reduction, shape)
-    terms = -(weight * g) * scale
-    value = _reduce_to(terms, self_shape)
-    if not bounds:
-        return {"out": without_bounds(value)}
-    abs_sum = _reduce_to(np.abs(terms), self_shape)
+    # inf and nan are legitimate golden values (exp overflow, inf * 0, inf - inf).
+    with np.errstate(over="ignore", invalid="ignore"):
+        weight = np.exp(target) if args["logTarget"] else target
+        terms = -(weight * g) * _scale(reduction, shape)
+        value = _reduce_to(terms, self_shape)
+        if not bounds:
+            return {"out": without_bounds(value)}
+        abs_sum = _reduce_to(np.abs(terms), self_shape)
     count = np.array(math.prod(shape) // math.prod(self_shape), np.int64)
     return {"out": Golden(value, abs_sum, count)}
 

@@ -4,9 +4,12 @@ Along each padded axis (input size n, ``before`` padding) output position p read
 clamp(p - before, 0, n - 1); gradInput[i] is the sum of the gradOutput elements that read i.
 Negative padding crops (input positions never read get 0).
 
-Each padded axis splits into a before-slab (reads plane 0), an interior (one-to-one) and an
-after-slab (reads plane n - 1): 27 regions. The interior block is copied once, converting to
-float64; each of the 26 other regions is summed over its border axes and added onto edge planes.
+Slab sums: each padded axis splits into the positions landing on plane 0 (the before-slab and
+the first interior position), the one-to-one interior, and those landing on plane n - 1: 3^3 = 27
+regions that partition gradInput. The interior block is copied once, converting to float64; each
+of the 26 other regions is summed over its border axes (keepdims) into its edge planes. Every
+element is written exactly once, so there is no zero fill, no read-modify-write pass and no
+order between regions; large inputs are folded in cache-sized blocks on two threads.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ _THREAD_MIN_ELEMENTS = 1 << 20
 # A block this size keeps its gradOutput and gradInput in cache while its faces are summed.
 _BLOCK_ELEMENTS = 686_000
 
-Block = tuple[Any, ...]
+_Block = tuple[Any, ...]  # an index selecting some batch rows
 _Plan = tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]  # (src index, dst index, borders)
 
 
@@ -51,17 +54,10 @@ def replication_pad3d_backward(args: Mapping[str, Any], *, bounds: bool = True) 
     pads = _axis_pads(args["padding"])
     _check_shapes(grad.shape, in_shape, pads)
     axes = [_axis_regions(n, before, after) for n, (before, after) in zip(in_shape[-3:], pads)]
-    if np.iscomplexobj(grad):
-        value = _fold(grad, in_shape, axes, np.complex128)
-    else:
-        value = _fold(grad, in_shape, axes, np.float64)
-    if not bounds:
+    dtype = np.complex128 if np.iscomplexobj(grad) else np.float64
+    value, abs_sum = _fold(grad, in_shape, axes, dtype, with_abs=bounds)
+    if abs_sum is None:
         return {"gradInput": without_bounds(value)}
-    if np.iscomplexobj(grad):
-        # Magnitudes in complex128, so they carry no float32 rounding of their own.
-        abs_sum = _fold(np.abs(grad.astype(np.complex128)), in_shape, axes, np.float64)
-    else:
-        abs_sum = _fold(grad, in_shape, axes, np.float64, absolute=True)
     return {"gradInput": Golden(value, abs_sum, _count(in_shape, axes))}
 
 
@@ -109,52 +105,58 @@ def _axis_regions(n: int, before: int, after: int) -> list[_Region]:
     return regions
 
 
-def _fold(grad: np.ndarray, in_shape: tuple[int, ...], axes: list[list[_Region]],
-          acc: type, absolute: bool = False) -> np.ndarray:
-    """Sum gradOutput (|gradOutput| when ``absolute``) back onto gradInput, in dtype ``acc``."""
+def _fold(grad: np.ndarray, in_shape: tuple[int, ...], axes: list[list[_Region]], dtype: type,
+          with_abs: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """gradInput in ``dtype`` and, when ``with_abs``, the same sums of |gradOutput| (float64).
+
+    Both come from one pass over gradOutput: the golden model is memory-bound.
+    """
     if 0 in in_shape:
-        return np.zeros(in_shape, acc)
+        return np.zeros(in_shape, dtype), np.zeros(in_shape) if with_abs else None
     covered = all(sum(r.dst.stop - r.dst.start for r in regions) == n
                   for regions, n in zip(axes, in_shape[-3:]))
     # Cropping leaves unread positions, which must be 0; otherwise the regions write everything.
-    out = np.empty(in_shape, acc) if covered else np.zeros(in_shape, acc)
-    combos = list(itertools.product(*axes))  # the interior combination comes first
-    plans = [_plan(c) for c in combos]
+    alloc = np.empty if covered else np.zeros
+    outs = (alloc(in_shape, dtype), alloc(in_shape, np.float64) if with_abs else None)
+    plans = [_plan(c) for c in itertools.product(*axes)]
     blocks = _blocks(grad.shape)
     if len(blocks) < 2:
-        _fold_block(grad, out, plans, absolute)
-        return out
-    # Pipeline: a worker copies the interior block by block (one long numpy call per block,
-    # the GIL released throughout) while this thread sums the faces of the same blocks, so
-    # each block's gradOutput is read from cache by the second of the two. Edges and corners
-    # are small: summed once over the whole array. Regions write disjoint elements, so the
-    # result does not depend on which thread runs first.
-    interior = [p for p in plans if not p[2]]
-    faces = [p for p in plans if len(p[2]) == 1]
+        _fold_block(grad, outs, plans)
+        return outs
+    # The interior and the faces are the bulk of the traffic: fold them block by block, so a
+    # block's gradOutput is still in cache when its faces are summed. Edges and corners are
+    # small: summed over the whole array, to save Python calls.
+    bulk = [p for p in plans if len(p[2]) <= 1]
     rest = [p for p in plans if len(p[2]) > 1]
-    with ThreadPoolExecutor(1) as pool:
-        copied = pool.submit(_fold_blocks, grad, out, blocks, interior, absolute)
-        _fold_blocks(grad, out, blocks, faces, absolute)
-        _fold_block(grad, out, rest, absolute)
-        copied.result()
-    return out
+    half = len(blocks) // 2
+
+    def run(part: int) -> None:
+        for idx in blocks[half:] if part else blocks[:half]:
+            _fold_block(grad[idx], tuple(o if o is None else o[idx] for o in outs), bulk)
+        _fold_block(grad, outs, rest[part::2])
+
+    # numpy releases the GIL in copies and reductions, and regions write disjoint elements,
+    # so the result is bit-identical to a single-threaded run.
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(run, [0, 1]))
+    return outs
 
 
-def _fold_blocks(grad: np.ndarray, out: np.ndarray, blocks: list[Block], plans: list[_Plan],
-                 absolute: bool) -> None:
-    for idx in blocks:
-        _fold_block(grad[idx], out[idx], plans, absolute)
-
-
-def _fold_block(grad: np.ndarray, out: np.ndarray, plans: list[_Plan], absolute: bool) -> None:
+def _fold_block(grad: np.ndarray, outs: tuple[np.ndarray, np.ndarray | None],
+                plans: list[_Plan]) -> None:
+    value, abs_sum = outs
     for src, dst, borders in plans:
-        slab, target = grad[src], out[dst]
+        slab, target = grad[src], value[dst]
         if not borders:
             target[...] = slab
-            if absolute:
-                np.abs(target, out=target)  # in place, in float64: no extra copy of the input
-        else:
-            _sum_slab(target, slab, borders, absolute)
+            if abs_sum is not None:
+                np.abs(target, out=abs_sum[dst])  # from the float64 copy: no second input read
+            continue
+        planes = _border_planes(slab, borders, value.dtype)
+        _sum_planes(target, planes, len(borders))
+        if abs_sum is not None:
+            magnitudes = np.abs(planes, out=planes) if planes.dtype == np.float64 else np.abs(planes)
+            _sum_planes(abs_sum[dst], magnitudes, len(borders))
 
 
 def _plan(combo: tuple[_Region, ...]) -> _Plan:
@@ -163,28 +165,29 @@ def _plan(combo: tuple[_Region, ...]) -> _Plan:
     return (Ellipsis, *(r.src for r in combo)), (Ellipsis, *(r.dst for r in combo)), borders
 
 
-def _sum_slab(target: np.ndarray, slab: np.ndarray, borders: tuple[int, ...],
-              absolute: bool) -> None:
-    """target = slab (|slab| when ``absolute``) summed over its border axes, in target's dtype.
+def _border_planes(slab: np.ndarray, borders: tuple[int, ...], dtype: type) -> np.ndarray:
+    """slab cast to ``dtype`` in a C-ordered copy with the border axes first.
 
-    One strided cast copy puts the border axes first: numpy's reductions over short or
-    strided axes of a strided, mixed-dtype view run a tiny loop per row and are several
-    times slower than this copy plus a reduction over whole contiguous planes.
+    numpy's reductions over short or strided axes of a strided, mixed-dtype view run a tiny
+    loop per row and are several times slower than this copy plus a reduction over whole
+    contiguous planes.
     """
     nd = slab.ndim
     summed = tuple(nd + a for a in borders)
     kept = tuple(a for a in range(nd) if a not in summed)
-    planes = slab.transpose(*summed, *kept).astype(target.dtype, order="C")
-    if absolute:
-        np.abs(planes, out=planes)
-    planes = planes.reshape(-1, *planes.shape[len(summed):])
-    target[...] = np.add.reduce(planes, axis=0).reshape(target.shape)
+    return slab.transpose(*summed, *kept).astype(dtype, order="C")
 
 
-def _blocks(shape: tuple[int, ...]) -> list[Block]:
+def _sum_planes(target: np.ndarray, planes: np.ndarray, n_summed: int) -> None:
+    """target = planes summed over their first ``n_summed`` axes."""
+    flat = planes.reshape(-1, *planes.shape[n_summed:])
+    target[...] = np.add.reduce(flat, axis=0).reshape(target.shape)
+
+
+def _blocks(shape: tuple[int, ...]) -> list[_Block]:
     """Index tuples of batch-row blocks of about _BLOCK_ELEMENTS; [] when too small to pay."""
-    lead = shape[:-_PADDED_AXES]
-    if not lead or math.prod(shape) < _THREAD_MIN_ELEMENTS:
+    lead, size = shape[:-_PADDED_AXES], math.prod(shape)
+    if not lead or size == 0 or size < _THREAD_MIN_ELEMENTS:
         return []
     rows = max(1, _BLOCK_ELEMENTS // math.prod(shape[-_PADDED_AXES:]))
     last = lead[-1]
