@@ -31,13 +31,19 @@ def dtype_in(c: Constraint, names: Names, product: str) -> list[str]:
             for p, t in _present(c, names) if t.dtype not in allowed]
 
 
-def same_dtype(c: Constraint, names: Names, product: str) -> list[str]:
+def _same(c: Constraint, names: Names, attr: str) -> list[str]:
+    """Each present parameter's ``attr`` must equal the first present one's."""
     present = _present(c, names)
     if not present:
         return []
     first, ref = present[0]
-    return [f"{p}.dtype={t.dtype} must equal {first}.dtype={ref.dtype}"
-            for p, t in present[1:] if t.dtype != ref.dtype]
+    show = (lambda v: list(v) if isinstance(v, tuple) else v)  # noqa: E731 - one-line formatter
+    return [f"{p}.{attr}={show(getattr(t, attr))} must equal {first}.{attr}={show(getattr(ref, attr))}"
+            for p, t in present[1:] if getattr(t, attr) != getattr(ref, attr)]
+
+
+def same_dtype(c: Constraint, names: Names, product: str) -> list[str]:
+    return _same(c, names, "dtype")
 
 
 def format_in(c: Constraint, names: Names, product: str) -> list[str]:
@@ -64,12 +70,7 @@ def rank_in(c: Constraint, names: Names, product: str) -> list[str]:
 
 
 def same_shape(c: Constraint, names: Names, product: str) -> list[str]:
-    present = _present(c, names)
-    if not present:
-        return []
-    first, ref = present[0]
-    return [f"{p}.shape={list(t.shape)} must equal {first}.shape={list(ref.shape)}"
-            for p, t in present[1:] if t.shape != ref.shape]
+    return _same(c, names, "shape")
 
 
 def length(c: Constraint, names: Names, product: str) -> list[str]:
