@@ -1,0 +1,105 @@
+"""Turn a case's tensor descriptions into data: views inside guard-filled storage buffers.
+
+Inputs get values from a numpy Generator seeded by the case (bulk data is not drawn through
+Hypothesis); outputs are filled with a sentinel, never zeros, so a backend that reads its output or
+leaves elements unwritten is caught. Every buffer has margins on both sides of the view, so a write
+outside the view shows up as changed guard bytes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .case import Case
+from .spec_model import OperatorSpec, SpecSet
+from .tensor import Tensor, TensorMeta, view_into
+
+MARGIN = 8           # guard elements before and after every view
+GUARD_BYTE = 0xA5    # fills input margins and non-float output storage
+REGIMES = ("ordinary", "zeros", "special", "subnormal", "huge", "negative")
+
+
+@dataclass
+class Materialized:
+    """The data-carrying case plus copies of every storage buffer taken just before the call."""
+
+    case: Case
+    metas: dict[str, TensorMeta]
+    before: dict[str, bytes]
+
+    def storages(self) -> dict[str, np.ndarray]:
+        return {name: value.storage for name, value in self.case.args.items() if isinstance(value, Tensor)}
+
+
+def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordinary") -> Materialized:
+    """Data for ``case`` (whose tensor args are TensorMeta) from ``seed`` in value ``regime``."""
+    spec = specs.operator(case.api)
+    rng = np.random.default_rng(seed)
+    args: dict[str, Any] = {}
+    metas: dict[str, TensorMeta] = {}
+    for name, value in case.args.items():
+        if isinstance(value, TensorMeta):
+            metas[name] = value
+            args[name] = _tensor(spec, specs, name, value, rng, regime)
+        else:
+            args[name] = value
+    built = Case(case.api, case.product, args, extra=dict(case.extra))
+    return Materialized(built, metas, snapshot(built))
+
+
+def snapshot(case: Case) -> dict[str, bytes]:
+    return {n: v.storage.tobytes() for n, v in case.args.items() if isinstance(v, Tensor)}
+
+
+def _tensor(spec: OperatorSpec, specs: SpecSet, name: str, meta: TensorMeta, rng: np.random.Generator,
+            regime: str) -> Tensor:
+    dtype = specs.vocabulary.dtypes[meta.dtype].numpy
+    shifted = TensorMeta(meta.shape, meta.dtype, meta.element_strides, meta.offset + MARGIN, meta.format)
+    storage = np.empty(shifted.storage_size() + MARGIN, dtype)
+    storage.view(np.uint8)[...] = GUARD_BYTE
+    view = view_into(storage, shifted)
+    if spec.params[name].role == "output":
+        if dtype.kind in "fc":
+            storage[...] = np.nan
+    else:
+        view[...] = values(dtype, meta.shape, rng, regime)
+    return Tensor(view, storage, meta.format, meta.dtype)
+
+
+def values(dtype: np.dtype, shape: tuple[int, ...], rng: np.random.Generator, regime: str) -> np.ndarray:
+    """Bulk data of one value regime, already in ``dtype``."""
+    if dtype.kind in "iub":
+        return rng.integers(0, 2 if dtype.kind == "b" else 7, size=shape).astype(dtype)
+    info = np.finfo(np.float32 if dtype.kind == "c" and dtype.itemsize == 8 else
+                    np.float64 if dtype.kind == "c" else dtype)
+    with np.errstate(all="ignore"):  # inf/nan and overflow to inf are what these regimes are for
+        real = _real(rng, shape, regime, float(info.max), float(info.smallest_normal))
+        if dtype.kind == "c":
+            real = real + 1j * _real(rng, shape, regime, float(info.max), float(info.smallest_normal))
+        return real.astype(dtype)
+
+
+def _real(rng: np.random.Generator, shape: tuple[int, ...], regime: str, big: float,
+          tiny: float) -> np.ndarray:
+    x = rng.standard_normal(shape)
+    if regime == "zeros":
+        x = np.where(rng.random(shape) < 0.5, rng.choice([0.0, -0.0], size=shape), x)
+    elif regime == "special":
+        x = np.where(rng.random(shape) < 0.2, rng.choice([np.inf, -np.inf, np.nan], size=shape), x)
+    elif regime == "subnormal":
+        x = x * tiny * 0.25
+    elif regime == "huge":
+        x = np.clip(x, -4, 4) * (big / 16)
+    elif regime == "negative":
+        x = -np.abs(x)
+    return x
+
+
+def written_mask(meta: TensorMeta, size: int) -> np.ndarray:
+    """Which elements of a storage of ``size`` the view (at offset + MARGIN) covers."""
+    mask = np.zeros(size, bool)
+    shifted = TensorMeta(meta.shape, meta.dtype, meta.element_strides, meta.offset + MARGIN, meta.format)
+    view_into(mask, shifted)[...] = True
+    return mask
