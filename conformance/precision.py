@@ -1,0 +1,169 @@
+"""Judge a backend's output against the golden model's bound (DESIGN.md, "Precision standards")."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from reference.golden import Golden
+
+#: CANN "single benchmark" threshold T per output dtype name (MERE < T, MARE < 10·T).
+CANN_T = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-13,
+          "float64": 2.0**-30, "complex64": 2.0**-13, "complex128": 2.0**-30}
+
+
+@dataclass(frozen=True)
+class NumericsVerdict:
+    ok: bool
+    judged: int
+    max_abs_error: float
+    max_rel_error: float
+    max_ulp: float
+    worst_index: tuple[int, ...] | None
+    worst_actual: complex | float | None
+    worst_expected: complex | float | None
+    worst_bound: float | None
+    worst_ratio: float
+    mere: float
+    mare: float
+    cann_ok: bool
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: _json_safe(value) for key, value in asdict(self).items()}
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, complex):
+        return [_json_safe(value.real), _json_safe(value.imag)]
+    if isinstance(value, (tuple, list)):
+        return [_json_safe(v) for v in value]
+    value = float(value)
+    if math.isnan(value):
+        return "nan"
+    return ("inf" if value > 0 else "-inf") if math.isinf(value) else value
+
+
+def _real_dtype(dtype: np.dtype) -> np.dtype:
+    dtype = np.dtype(dtype)
+    return np.dtype({"complex64": np.float32, "complex128": np.float64}.get(dtype.name, dtype))
+
+
+def _acc_finfo(out: np.dtype) -> Any:
+    return np.finfo(np.float64 if _real_dtype(out) == np.float64 else np.float32)
+
+
+def _spacing(magnitude: np.ndarray, fi: Any) -> np.ndarray:
+    """The out dtype's ulp at ``magnitude`` (never below the smallest subnormal), in float64."""
+    with np.errstate(divide="ignore"):
+        exponent = np.floor(np.log2(magnitude))
+    return np.maximum(np.exp2(exponent - fi.nmant), float(fi.smallest_subnormal))
+
+
+def _component_ok(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float) -> np.ndarray:
+    """NaN meets NaN, inf the same inf, finite within the bound; near/over the overflow threshold
+    the same-signed inf is accepted too."""
+    with np.errstate(invalid="ignore"):
+        near_max = np.abs(g) + bound >= fmax
+        finite_ok = np.isfinite(g) & ((np.abs(a - g) <= bound) | (near_max & (a == np.sign(g) * np.inf)))
+    return np.where(np.isnan(g), np.isnan(a), np.where(np.isinf(g), a == g, finite_ok))
+
+
+def _elementwise(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(ok, err) per element; err is 0 for an accepted special value, inf for a rejected one."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = np.abs(a - g)
+    if np.iscomplexobj(g):
+        parts = [(x.real, x.imag) for x in (a, g)]
+        comp_ok = _component_ok(parts[0][0], parts[1][0], bound, fmax) & \
+            _component_ok(parts[0][1], parts[1][1], bound, fmax)
+        special = ~np.isfinite(g) | (np.maximum(np.abs(g.real), np.abs(g.imag)) + bound >= fmax)
+        ok = np.where(special, comp_ok, err <= bound)
+    else:
+        special = ~np.isfinite(g) | (np.abs(g) + bound >= fmax)
+        ok = _component_ok(a, g, bound, fmax)
+    err = np.where(special & ok, 0.0, np.where(np.isnan(err) | (~ok & np.isinf(err)), np.inf, err))
+    return ok, err
+
+
+def _bound(golden: Golden, shape: tuple[int, ...], out: np.dtype, c: float, safety: float,
+           extra_terms: int) -> np.ndarray:
+    fo = ml_dtypes.finfo(out)
+    u_acc = float(_acc_finfo(out).eps) / 2
+    k = np.broadcast_to(golden.count, shape).astype(np.float64) + extra_terms
+    abs_sum = np.nan_to_num(np.broadcast_to(golden.abs_sum, shape).astype(np.float64), nan=0.0, posinf=np.inf)
+    magnitude = np.abs(np.asarray(golden.value))
+    magnitude = np.where(np.isfinite(magnitude), magnitude, 0.0)  # NaN/inf goldens are judged exactly
+    with np.errstate(invalid="ignore", over="ignore"):
+        return safety * (c * k * u_acc * abs_sum + float(fo.eps) / 2 * magnitude + float(fo.tiny))
+
+
+def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tuple[float, float, bool]:
+    finite = judged & np.isfinite(a) & np.isfinite(g)
+    rel = np.abs(a[finite] - g[finite]) / (np.abs(g[finite]) + 1e-7)
+    if rel.size == 0:
+        return 0.0, 0.0, True
+    mere, mare = float(rel.mean()), float(rel.max())
+    t = CANN_T.get(np.dtype(out).name, 2.0**-13)
+    return mere, mare, mere < t and mare < 10 * t
+
+
+def _item(x: np.ndarray, index: tuple[int, ...]) -> complex | float:
+    value = x[index].item()
+    return value if isinstance(value, complex) else float(value)
+
+
+def _failure(shape_actual: tuple[int, ...], shape_golden: tuple[int, ...]) -> NumericsVerdict:
+    message = f"out.shape={shape_actual}, but should be {shape_golden}"
+    return NumericsVerdict(False, 0, math.nan, math.nan, math.nan, None, None, None, None,
+                           0.0, 0.0, 0.0, False, message)
+
+
+def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float = 1.0,
+          safety: float = 2.0, extra_terms: int = 0) -> NumericsVerdict:
+    """Every element of ``actual`` against ``golden`` within the DESIGN bound, plus CANN MERE/MARE."""
+    actual, g = np.asarray(actual), np.asarray(golden.value)
+    if actual.shape != g.shape:
+        return _failure(actual.shape, g.shape)
+    if not golden.has_bounds:
+        raise ValueError("judge needs a Golden computed with bounds=True")
+    up = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(actual) else np.float64
+    a, g = actual.astype(up), g.astype(up)
+    fo = ml_dtypes.finfo(out_dtype)
+    bound = _bound(golden, g.shape, out_dtype, c, safety, extra_terms)
+    abs_sum = np.broadcast_to(golden.abs_sum, g.shape)
+    judged = ~(np.isfinite(g) & (abs_sum > float(_acc_finfo(out_dtype).max)))
+    ok, err = _elementwise(a, g, bound, float(fo.max))
+    ok, err = ok | ~judged, np.where(judged, err, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        ratio = np.where(judged, err / bound, 0.0)
+        mag = np.abs(g)
+        rel = np.where(judged, err / np.maximum(np.where(np.isfinite(mag), mag, 1.0), float(fo.tiny)), 0.0)
+        ulp = np.where(judged, err / _spacing(np.where(np.isfinite(mag), mag, 0.0), fo), 0.0)
+    mere, mare, cann_ok = _cann(a, g, judged, out_dtype)
+    n = int(judged.sum())
+    if n == 0:
+        return NumericsVerdict(True, 0, 0.0, 0.0, 0.0, None, None, None, None, 0.0, mere, mare, cann_ok, "")
+    worst = tuple(int(i) for i in np.unravel_index(int(np.argmax(ratio)), g.shape))
+    all_ok = bool(ok.all())
+    verdict = NumericsVerdict(
+        all_ok, n, float(err.max()), float(rel.max()), float(ulp.max()), worst, _item(a, worst),
+        _item(g, worst), float(bound[worst]), float(ratio.max()), mere, mare, cann_ok, "")
+    if all_ok:
+        return verdict
+    return NumericsVerdict(**{**asdict(verdict), "message": _message(verdict, int((~ok).sum()))})
+
+
+def _message(v: NumericsVerdict, failed: int) -> str:
+    where = "out" if not v.worst_index else "out[" + ", ".join(map(str, v.worst_index)) + "]"
+    return (f"{where}={v.worst_actual!r}, but should be {v.worst_expected!r} "
+            f"(|error| {v.worst_ratio * v.worst_bound:.6g} > bound {v.worst_bound:.6g}, "
+            f"{v.worst_ratio:.1f}x); "
+            f"{failed} of {v.judged} judged elements out of bound, max rel error "
+            f"{v.max_rel_error:.6g}, max ulp {v.max_ulp:.6g}, MERE {v.mere:.3g}, MARE {v.mare:.3g}")

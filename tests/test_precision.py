@@ -1,0 +1,129 @@
+"""conformance.precision.judge against hand-computed bounds, special values and CANN figures."""
+from __future__ import annotations
+
+import json
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from conformance.precision import judge
+from reference.golden import Golden
+
+
+def gold(value, abs_sum=None, count=1) -> Golden:
+    value = np.asarray(value)
+    abs_sum = np.abs(value).astype(np.float64) if abs_sum is None else np.asarray(abs_sum, np.float64)
+    return Golden(value, abs_sum, np.asarray(count, np.int64))
+
+
+def test_exact_result_is_ok_with_zero_ratio():
+    value = np.random.default_rng(0).standard_normal((5, 7)).astype(np.float32).astype(np.float64)
+    v = judge(value.astype(np.float32), gold(value), np.float32)
+    assert v.ok and v.judged == 35 and v.message == ""
+    assert v.worst_ratio == 0.0 and v.max_abs_error == 0.0 and v.max_ulp == 0.0
+    assert v.mere == 0.0 and v.mare == 0.0 and v.cann_ok
+
+
+def test_correctly_rounded_float16_passes():
+    value = np.random.default_rng(1).standard_normal(1000) * 10
+    v = judge(value.astype(np.float16), gold(value), np.float16)
+    assert v.ok and v.judged == 1000
+    assert 0.0 < v.worst_ratio <= 1.0
+    assert 0.0 < v.max_ulp <= 0.5
+    assert v.cann_ok
+
+
+def test_three_ulp_beyond_bound_fails_and_names_worst_element():
+    value = np.ones((3, 4))
+    actual = value.astype(np.float16)
+    actual[1, 2] = np.float16(1 + 3 * 2.0**-10)  # bound at 1.0 is ~1.1 ulp
+    v = judge(actual, gold(value), np.float16)
+    bound = 2 * (2.0**-24 + 2.0**-11 + 2.0**-14)
+    assert not v.ok and v.judged == 12
+    assert v.worst_index == (1, 2)
+    assert v.worst_actual == 1.0029296875 and v.worst_expected == 1.0
+    assert v.worst_bound == pytest.approx(bound)
+    assert v.worst_ratio == pytest.approx(3 * 2.0**-10 / bound)
+    assert v.max_ulp == pytest.approx(3.0)
+    assert v.message.startswith("out[1, 2]=1.0029296875, but should be 1.0 (|error| 0.00292969 > bound")
+    assert "1 of 12 judged elements" in v.message
+
+
+def test_nan_must_meet_nan():
+    failed = judge(np.array([1.0, 1.0], np.float32), gold([np.nan, 1.0]), np.float32)
+    assert not failed.ok and failed.worst_index == (0,) and failed.worst_ratio == np.inf
+    assert "out[0]=1.0, but should be nan" in failed.message
+    passed = judge(np.array([np.nan, 1.0], np.float32), gold([np.nan, 1.0]), np.float32)
+    assert passed.ok and passed.judged == 2 and passed.max_abs_error == 0.0
+
+
+def test_inf_must_meet_the_same_inf():
+    assert not judge(np.array([-np.inf], np.float32), gold([np.inf]), np.float32).ok
+    assert judge(np.array([np.inf], np.float32), gold([np.inf]), np.float32).ok
+
+
+def test_overflowed_golden_expects_signed_inf():
+    assert judge(np.array([np.inf], np.float16), gold([1e6]), np.float16).ok
+    assert not judge(np.array([-np.inf], np.float16), gold([1e6]), np.float16).ok
+    assert not judge(np.array([65504.0], np.float16), gold([1e6]), np.float16).ok
+    # within the bound of the overflow threshold either answer is accepted
+    assert judge(np.array([np.inf], np.float16), gold([65519.0]), np.float16).ok
+    assert judge(np.array([65504.0], np.float16), gold([65519.0]), np.float16).ok
+
+
+def test_abs_sum_overflow_is_not_judged():
+    v = judge(np.array([1.0, 5.0], np.float32), gold([1.0, 2.0], abs_sum=[1.0, 1e39]), np.float32)
+    assert v.ok and v.judged == 1
+    assert not judge(np.array([1.0, 5.0], np.float32), gold([1.0, 2.0]), np.float32).ok
+
+
+def test_subnormal_golden_flushed_to_zero_is_accepted():
+    v = judge(np.array([0.0, 1.0], np.float16), gold([1e-6, 1.0]), np.float16)
+    assert v.ok and v.judged == 2
+
+
+def test_bfloat16():
+    value = np.random.default_rng(2).standard_normal(500)
+    assert judge(value.astype(ml_dtypes.bfloat16), gold(value), ml_dtypes.bfloat16).ok
+    actual = np.array([1 + 3 * 2.0**-7], ml_dtypes.bfloat16)
+    v = judge(actual, gold([1.0]), ml_dtypes.bfloat16)
+    assert not v.ok and v.max_ulp == pytest.approx(3.0)
+    assert v.mare == pytest.approx(3 * 2.0**-7, rel=1e-6) and not v.cann_ok
+
+
+def test_complex64():
+    rng = np.random.default_rng(3)
+    value = rng.standard_normal(200) + 1j * rng.standard_normal(200)
+    assert judge(value.astype(np.complex64), gold(value), np.complex64).ok
+    off = value.astype(np.complex64)
+    off[7] += np.complex64(1e-3j)
+    v = judge(off, gold(value), np.complex64)
+    assert not v.ok and v.worst_index == (7,) and isinstance(v.worst_actual, complex)
+    assert v.max_abs_error == pytest.approx(1e-3, rel=1e-3)
+    nan_imag = gold([complex(1.0, np.nan)], abs_sum=[1.0])
+    assert judge(np.array([complex(1.0, np.nan)], np.complex64), nan_imag, np.complex64).ok
+    assert not judge(np.array([1 + 1j], np.complex64), nan_imag, np.complex64).ok
+
+
+def test_mere_mare_hand_made():
+    v = judge(np.array([1.0, 2.002]), gold([1.0, 2.0]), np.float64)
+    assert v.mare == pytest.approx(0.001, rel=1e-6)
+    assert v.mere == pytest.approx(0.0005, rel=1e-6)
+    assert not v.cann_ok and not v.ok
+
+
+def test_shape_mismatch_names_both_shapes():
+    v = judge(np.zeros((2, 3), np.float32), gold(np.zeros((3, 2))), np.float32)
+    assert not v.ok and v.judged == 0
+    assert "(2, 3)" in v.message and "(3, 2)" in v.message
+
+
+def test_to_json_is_json_safe():
+    v = judge(np.array([1.0], np.float32), gold([np.nan]), np.float32)
+    data = v.to_json()
+    assert data["worst_expected"] == "nan" and data["worst_ratio"] == "inf"
+    assert data["worst_index"] == [0]
+    json.dumps(data, allow_nan=False)
+    c = judge(np.array([1 + 2j], np.complex64), gold([1 + 2j], abs_sum=[3.0]), np.complex64).to_json()
+    assert c["worst_actual"] == [1.0, 2.0]
