@@ -22,10 +22,8 @@ def _load(target: str, file: str) -> Callable[..., Any]:
 
 
 def reference_function(spec: OperatorSpec) -> Callable[..., Any]:
-    """``fn(args, bounds=...) -> {output name: Golden}`` for the operator."""
+    """``fn(args, bounds=...) -> {output name: Golden}`` for the operator.
+
+    Reference functions take tensors as numpy arrays or as ``conformance.Tensor`` (its ``array``).
+    """
     return _load(spec.reference, spec.file)
-
-
-def array_args(args: dict[str, Any]) -> dict[str, Any]:
-    """Arguments as the reference takes them: numpy arrays for tensors, plain values otherwise."""
-    return {name: getattr(value, "array", value) for name, value in args.items()}

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..case import Case
 from ..oracle import explain
-from ..reference_loader import array_args, reference_function
+from ..reference_loader import reference_function
 from ..spec_loader import shipped_specs
 from ..spec_model import SpecSet
 from .protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
@@ -36,7 +36,7 @@ class ReferenceBackend:
             return CallResult(expectation.violations[0].status or 0, PHASE_WORKSPACE)
         if any(spec.constraint(v.clause).kind == "value_in" for v in expectation.unspecified):
             return CallResult(self.specs.vocabulary.status_codes["ACLNN_ERR_PARAM_INVALID"], PHASE_WORKSPACE)
-        goldens = reference_function(spec)(array_args(args), bounds=False)
+        goldens = reference_function(spec)(args, bounds=False)
         for name, golden in goldens.items():
             out = args[name].array
             value = golden.value if out.dtype.kind == "c" else golden.value.real
