@@ -25,7 +25,6 @@ class Case:
     api: str
     product: str | None
     args: dict[str, Any]
-    data: dict[str, Any] = field(default_factory=dict)  # param -> storage array, when replaying
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -2,7 +2,7 @@
 unspecified, or not applicable on that product."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .case import Case
@@ -11,7 +11,7 @@ from .expressions import ExprError
 from .predicates import PREDICATES
 from .spec_loader import shipped_specs
 from .spec_model import Constraint, OperatorSpec, SpecSet
-from .tensor import Tensor, TensorMeta
+from .tensor import Tensor
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,6 @@ class Expectation:
     unspecified: tuple[Violation, ...] = ()
     advisories: tuple[Violation, ...] = ()
     reason: str = ""
-    checked: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"api": self.api, "product": self.product, "expected": self.expected,
@@ -126,12 +125,3 @@ class _Evaluator:
             raise SpecError(f"constraint {c.id} cannot be evaluated for this case ({exc}); list the "
                             "clauses it depends on under 'requires'", file=self.spec.file,
                             line=c.line) from None
-
-
-def describe_meta(value: Any) -> str:
-    if isinstance(value, TensorMeta):
-        extra = f", strides={list(value.strides)}" if value.strides is not None else ""
-        extra += f", offset={value.offset}" if value.offset else ""
-        extra += f", format={value.format}" if value.format != "ND" else ""
-        return f"{value.dtype}{list(value.shape)}{extra}"
-    return "null" if value is None else repr(value)
