@@ -13,8 +13,10 @@ from typing import Any
 
 import jsonschema
 
+from .draws import DrawError
 from .errors import SpecError
 from .expressions import ExprError, Expression
+from .generation import AUTOMATIC, Program, parse_program
 from .spec_model import Constraint, OperatorSpec, Param, Source, SpecSet
 from .vocabulary import Vocabulary
 from .yaml_lines import LocatedYaml, load_yaml
@@ -110,7 +112,20 @@ class _Builder:
         self._check_ids(constraints)
         return OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
-                            tuple(constraints), self.doc.file)
+                            tuple(constraints), self.doc.file, self._program(params))
+
+    def _program(self, params: dict[str, Param]) -> Program:
+        breaks = {c["id"]: c["break"] for c in self.data["constraints"] if "break" in c}
+        try:
+            program = parse_program(self.data["generate"], params, breaks)
+        except DrawError as exc:
+            raise self.fail(str(exc), "generate") from None
+        for i, c in enumerate(self.data["constraints"]):
+            coded = c.get("on_violation", "unspecified") not in ("unspecified", "advisory")
+            if coded and c["kind"] not in AUTOMATIC and "break" not in c:
+                raise self.fail(f"constraint {c['id']} has a status code but no 'break': say how a "
+                                "case violates it (e.g. break: {draw: {mode: ...}})", "constraints", i)
+        return program
 
     def _product(self, name: str, *path: Any) -> str:
         pid = self.vocab.product(name)
@@ -139,7 +154,8 @@ class _Builder:
             self._check_param(kind, name, params, *at, "params", j)
         status = self._status(raw.get("on_violation"), *at, "on_violation")
         options = {k: v for k, v in raw.items() if k not in (
-            "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message")}
+            "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
+            "break", "when")}
         if kind == "dtype_in":
             options["per_product"] = self._per_product(raw["per_product"], products, *at)
         if kind == "format_in":
@@ -150,7 +166,8 @@ class _Builder:
         exprs = tuple(self._expr(text, params, *at, "all", j) for j, text in enumerate(raw.get("all", [])))
         return Constraint(raw["id"], kind, Source(**raw["source"]), tuple(raw.get("params", [])),
                           raw.get("on_violation"), status, tuple(raw.get("requires", [])), options,
-                          exprs, tuple(raw.get("checks", [])), self.doc.line_of(at))
+                          exprs, tuple(raw.get("checks", [])), self.doc.line_of(at),
+                          self._expr(raw["when"], params, *at, "when") if "when" in raw else None)
 
     def _check_param(self, kind: str, name: str, params: dict[str, Param], *path: Any) -> None:
         if name not in params:

@@ -41,6 +41,7 @@ class Constraint:
     exprs: tuple[Expression, ...] = ()
     checks: tuple[str, ...] = ()
     line: int | None = None
+    when: Expression | None = None  # behavior clauses: the cases they speak for (default all)
 
     @property
     def outcome(self) -> str:
@@ -61,6 +62,7 @@ class OperatorSpec:
     params: dict[str, Param]
     constraints: tuple[Constraint, ...]
     file: str
+    program: Any = None  # generation.Program: how cases are drawn (the ``generate`` section)
 
     def constraint(self, cid: str) -> Constraint:
         for c in self.constraints:
@@ -75,6 +77,13 @@ class OperatorSpec:
     def coded(self) -> list[Constraint]:
         """Constraints whose violation has a documented status code."""
         return [c for c in self.constraints if c.outcome == "error"]
+
+    def owner(self, check: str, names: dict[str, Any]) -> str:
+        """The behavior clause that speaks for ``check`` on a case (first whose ``when`` holds)."""
+        for c in self.constraints:
+            if c.kind == "behavior" and check in c.checks and (c.when is None or c.when.evaluate(names)):
+                return c.id
+        return f"{self.api}:{check}"
 
     def dtypes_for(self, product: str, param: str) -> list[str]:
         """Dtypes every dtype_in clause on ``param`` admits on ``product`` (document order)."""

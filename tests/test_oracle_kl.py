@@ -44,7 +44,7 @@ def test_inputs_may_differ_in_dtype(specs):
 def test_out_dtype_follows_self(specs):
     e = explain(kl_case(out=t((2, 3, 4), "FLOAT16")), specs)
     assert (e.status, clauses(e)) == ((INVALID,), ["KL-DTYPE-OUT"])
-    assert e.violations[0].message == "self.dtype=FLOAT must equal out.dtype=FLOAT16"
+    assert e.violations[0].message == "out.dtype=FLOAT16 must equal self.dtype=FLOAT"
 
 
 @pytest.mark.parametrize("target_shape,ok", [((2, 1, 4), True), ((5, 2, 3, 4), True), ((4,), True),

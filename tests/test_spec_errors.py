@@ -76,7 +76,7 @@ def test_unknown_status_code(specs):
 
 
 def test_unknown_parameter_and_requires(specs):
-    old = "params: [out, self]\n    on_violation: ACLNN_ERR_PARAM_INVALID\n\n  - id: KL-BCAST"
+    old = "params: [self, out]\n    on_violation: ACLNN_ERR_PARAM_INVALID\n\n  - id: KL-BCAST"
     err = _load(KL_SPEC.replace(old, old.replace("self", "slf")), specs)
     assert "unknown parameter 'slf'" in str(err)
     err = _load(KL_SPEC.replace("requires: [KL-NULL, KL-BCAST-TARGET]", "requires: [KL-NUL]"), specs)

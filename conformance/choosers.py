@@ -1,0 +1,59 @@
+"""Where the choices of a case come from: Hypothesis (so cases shrink) or fixed boundary values.
+
+The draw operations of a spec's ``generate`` section are written once against this interface; the
+Hypothesis chooser explores, the fixed chooser gives the deterministic boundary phase its
+low-end / high-end cases. Labels name a choice so a fixed chooser can switch single ones on.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from hypothesis import strategies as st
+
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    def integer(self, lo: int, hi: int, label: str) -> int: ...
+
+    def choice(self, options: Sequence[T], label: str) -> T: ...
+
+    def boolean(self, label: str) -> bool: ...
+
+
+class HypothesisChooser:
+    """Draws through ``st.data()``; Hypothesis shrinks toward low integers, first options, False."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def integer(self, lo: int, hi: int, label: str) -> int:
+        return self.data.draw(st.integers(lo, max(lo, hi)), label=label)
+
+    def choice(self, options: Sequence[T], label: str) -> T:
+        return self.data.draw(st.sampled_from(list(options)), label=label)
+
+    def boolean(self, label: str) -> bool:
+        return self.data.draw(st.booleans(), label=label)
+
+
+class FixedChooser:
+    """``mode`` "min" takes low ends and first options, "max" high ends and last options; a boolean
+    is True only when its label is in ``flags``."""
+
+    def __init__(self, mode: str = "min", flags: frozenset[str] = frozenset()) -> None:
+        self.mode, self.flags = mode, flags
+
+    def integer(self, lo: int, hi: int, label: str) -> int:
+        return max(lo, hi) if self.mode == "max" and label not in _ALWAYS_LOW else lo
+
+    def choice(self, options: Sequence[T], label: str) -> T:
+        return options[-1] if self.mode == "max" and label not in _ALWAYS_LOW else options[0]
+
+    def boolean(self, label: str) -> bool:
+        return label in self.flags
+
+
+# Choices that stay at their simplest even in "max" mode: boundary cases keep ordinary data.
+_ALWAYS_LOW = frozenset({"seed", "regime", "excess", "drop"})
