@@ -69,8 +69,8 @@ def _rank_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
         out.append({p: _reshaped(args[p], (1,) * (high + 1 - args[p].rank) + args[p].shape)
                     for p in names})
     if opts.get("same") and len(names) > 1:
-        last = names[-1]
-        out.append({last: _reshaped(args[last], (1,) + args[last].shape)})
+        first = names[0]  # the first, so no same_shape clause between later ones breaks too
+        out.append({first: _reshaped(args[first], (1,) + args[first].shape)})
     return [_set(args, **change) for change in out]
 
 

@@ -23,19 +23,19 @@ class Chooser(Protocol):
 
 
 class HypothesisChooser:
-    """Draws through ``st.data()``; Hypothesis shrinks toward low integers, first options, False."""
+    """Draws through a composite strategy's ``draw``; shrinks toward low ints, first options, False."""
 
-    def __init__(self, data: Any) -> None:
-        self.data = data
+    def __init__(self, draw: Any) -> None:
+        self.draw = draw
 
     def integer(self, lo: int, hi: int, label: str) -> int:
-        return self.data.draw(st.integers(lo, max(lo, hi)), label=label)
+        return self.draw(st.integers(lo, max(lo, hi)), label=label)
 
     def choice(self, options: Sequence[T], label: str) -> T:
-        return self.data.draw(st.sampled_from(list(options)), label=label)
+        return self.draw(st.sampled_from(list(options)), label=label)
 
     def boolean(self, label: str) -> bool:
-        return self.data.draw(st.booleans(), label=label)
+        return self.draw(st.booleans(), label=label)
 
 
 class FixedChooser:

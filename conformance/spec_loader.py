@@ -112,7 +112,8 @@ class _Builder:
         self._check_ids(constraints)
         return OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
-                            tuple(constraints), self.doc.file, self._program(params))
+                            tuple(constraints), self.doc.file, self._program(params),
+                            dict(self.data.get("precision", {})))
 
     def _program(self, params: dict[str, Param]) -> Program:
         breaks = {c["id"]: c["break"] for c in self.data["constraints"] if "break" in c}

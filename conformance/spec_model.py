@@ -63,6 +63,7 @@ class OperatorSpec:
     constraints: tuple[Constraint, ...]
     file: str
     program: Any = None  # generation.Program: how cases are drawn (the ``generate`` section)
+    precision: dict[str, Any] = field(default_factory=dict)  # c, extra_terms of the error bound
 
     def constraint(self, cid: str) -> Constraint:
         for c in self.constraints:

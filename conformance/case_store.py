@@ -1,0 +1,77 @@
+"""Failing cases as self-contained files: the case-file YAML plus the input data in an ``.npz``.
+
+The YAML is the ``conformance explain`` format with ``seed``, ``regime``, ``data`` and the
+``finding`` it showed; ``load_saved`` rebuilds the exact arrays (views, guards and all).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from .case import Case, case_to_dict, load_case
+from .errors import CaseError
+from .materialize import Materialized, materialize, snapshot
+from .results import Finding
+from .spec_model import SpecSet
+from .strategies import Drawn
+from .tensor import Tensor
+
+CASES_DIR = "cases"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
+
+
+def save_case(report_dir: Path, name: str, drawn: Drawn, m: Materialized | None,
+              finding: Finding, specs: SpecSet) -> Path:
+    """Write ``<report_dir>/cases/<name>.yaml`` (and ``.npz``) and return the YAML path."""
+    folder = report_dir / CASES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{slug(name)}.yaml"
+    doc = case_to_dict(drawn.case, drawn.case.args)
+    doc.update(seed=drawn.seed, regime=drawn.regime)
+    if m is not None:
+        inputs = specs.operator(drawn.case.api).params_of("tensor", "input")
+        arrays = {n: np.ascontiguousarray(v.array) for n, v in m.case.args.items()
+                  if isinstance(v, Tensor) and n in inputs}
+        np.savez(path.with_suffix(".npz"), **arrays)
+        doc["data"] = path.with_suffix(".npz").name
+    doc["finding"] = {"clause": finding.clause, "kind": finding.kind, "message": finding.message}
+    header = f"# {finding.kind} finding on {finding.clause}; replay: {finding.replay or ''}\n"
+    path.write_text(header + yaml.safe_dump(doc, sort_keys=False, width=100))
+    return path
+
+
+def load_saved(path: Path, specs: SpecSet, product: str | None = None) -> tuple[Drawn, dict[str, Any]]:
+    """The saved case as a ``Drawn`` plus its recorded finding; data from the ``.npz`` when present."""
+    case = load_case(path, specs, product)
+    seed, regime = case.extra.get("seed", 0), case.extra.get("regime", "ordinary")
+    if not isinstance(seed, int) or not isinstance(regime, str):
+        raise CaseError("seed must be an integer and regime a string", file=str(path))
+    finding = case.extra.get("finding") or {}
+    data = case.extra.get("data")
+    drawn = Drawn(Case(case.api, case.product, case.args), seed, regime, origin=f"replay {path.name}")
+    if data:
+        npz = path.parent / str(data)
+        if not npz.is_file():
+            raise CaseError(f"the data file {data} is missing", file=str(path), field="data")
+        drawn = Drawn(drawn.case, seed, regime, drawn.origin, data_file=str(npz))
+    return drawn, finding
+
+
+def materialize_saved(drawn: Drawn, specs: SpecSet) -> Materialized:
+    """Materialise a replayed case, overwriting inputs with the saved arrays."""
+    m = materialize(drawn.case, specs, drawn.seed, drawn.regime)
+    if drawn.data_file:
+        with np.load(drawn.data_file) as saved:
+            for name in saved.files:
+                value = m.case.args.get(name)
+                if isinstance(value, Tensor) and value.array.shape == saved[name].shape:
+                    value.array[...] = saved[name]
+        m.before.update(snapshot(m.case))
+    return m

@@ -1,0 +1,107 @@
+"""Run one test item: drive Hypothesis over its strategy (or walk the boundary cases), judge
+every case, keep the shrunk counterexample of a failure and save it as a replayable case file."""
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import hypothesis
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis.errors import Flaky
+
+from .case_store import save_case, slug
+from .describe import shapes_of
+from .items import Item
+from .judge import Judge, Verdict
+from .results import ItemRecord
+from .spec_model import SpecSet
+from .strategies import Drawn, boundary_cases, invalid_cases, valid_cases
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    max_examples: int
+    seed: int
+    report_dir: Path
+    replay_backend: str  # how the replay command names the backend
+
+
+class _CaseFailed(Exception):
+    """Raised inside the Hypothesis test so it shrinks; carries nothing we need afterwards."""
+
+
+def run_item(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings) -> ItemRecord:
+    record = ItemRecord(item.id, item.api, item.product, item.subject, item.family)
+    start = time.perf_counter()
+    try:
+        if item.subject == "boundary":
+            _run_boundary(item, judge, specs, cfg, record)
+        else:
+            _run_hypothesis(item, judge, specs, cfg, record)
+    finally:
+        record.seconds = time.perf_counter() - start
+    return record
+
+
+def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSettings,
+          record: ItemRecord, index: int = 0) -> None:
+    """Save each finding of ``verdict`` with its case file and replay command."""
+    for n, finding in enumerate(verdict.findings):
+        name = f"{item.id}/{finding.clause}/{finding.kind}/{index}-{n}"
+        finding.item = item.id
+        finding.details["case"] = shapes_of(drawn.case.args)
+        finding.details["origin"] = drawn.origin
+        path = cfg.report_dir / "cases" / f"{slug(name)}.yaml"
+        finding.replay = f"conformance replay {path} --backend {cfg.replay_backend}"
+        finding.case_file = str(save_case(cfg.report_dir, name, drawn, verdict.materialized, finding,
+                                          specs))
+        record.findings.append(finding)
+
+
+def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
+                  record: ItemRecord) -> None:
+    seen: set[tuple[str, str]] = set()
+    for i, drawn in enumerate(boundary_cases(specs, item.api, item.product)):
+        verdict = judge.judge(drawn)
+        record.add(verdict.checks, verdict.observations)
+        fresh = [f for f in verdict.findings if (f.clause, f.kind) not in seen]
+        seen.update((f.clause, f.kind) for f in fresh)
+        verdict.findings = fresh  # one counterexample per clause and kind is enough to act on
+        _keep(item, drawn, verdict, specs, cfg, record, i)
+
+
+def _strategy(item: Item, specs: SpecSet):
+    spec = specs.operator(item.api)
+    if item.subject in spec.dtypes_for(item.product, spec.params_of("tensor")[0]):
+        return valid_cases(specs, item.api, item.product, item.subject)
+    return invalid_cases(specs, item.api, item.product, item.subject)
+
+
+def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
+                    record: ItemRecord) -> None:
+    last: list[tuple[Drawn, Verdict]] = []
+    families = item.families()
+
+    @settings(max_examples=cfg.max_examples, database=None, deadline=None, derandomize=False,
+              report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.filter_too_much], print_blob=False,
+              verbosity=Verbosity.quiet)
+    @hypothesis.seed(zlib.crc32(f"{cfg.seed}:{item.id}".encode()))
+    @given(_strategy(item, specs))
+    def body(drawn: Drawn) -> None:
+        verdict = judge.judge(drawn, families)
+        record.add(verdict.checks, verdict.observations)
+        if verdict.findings:
+            last[:] = [(drawn, verdict)]
+            raise _CaseFailed
+
+    try:
+        body()
+    except (_CaseFailed, Flaky):
+        if not last:
+            raise
+        drawn, verdict = last[0]
+        _keep(item, drawn, verdict, specs, cfg, record)

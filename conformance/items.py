@@ -1,0 +1,60 @@
+"""The test items of a run: one per (api, product, dtype or clause, check family).
+
+Valid cases are drawn per dtype and judged by one family each; invalid cases are drawn per
+clause with a status code (families ``status`` and ``memory``); unspecified clauses get probes
+that are observed, never failed; ``boundary`` runs the deterministic first phase.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .judge import FAMILIES
+from .spec_model import SpecSet
+from .strategies import breakable
+
+INVALID_FAMILIES = ("status", "memory")
+
+
+@dataclass(frozen=True)
+class Item:
+    api: str
+    product: str
+    subject: str  # a dtype name, a clause id, or "boundary"
+    family: str   # status | numerics | determinism | memory | all
+
+    @property
+    def id(self) -> str:
+        return f"{self.api}/{self.product}/{self.subject}/{self.family}"
+
+    def families(self) -> tuple[str, ...]:
+        return FAMILIES if self.family == "all" else (self.family,)
+
+
+def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
+    """Every item for ``apis`` on ``products``, boundary items first (they run first)."""
+    items: list[Item] = []
+    for api in apis:
+        spec = specs.operator(api)
+        for product in products:
+            if product not in spec.products:
+                continue
+            items.append(Item(spec.api, product, "boundary", "all"))
+            first_tensor = spec.params_of("tensor")[0]
+            for dtype in spec.dtypes_for(product, first_tensor):
+                items += [Item(spec.api, product, dtype, f) for f in FAMILIES]
+            for clause in breakable(spec, "error"):
+                items += [Item(spec.api, product, clause, f) for f in INVALID_FAMILIES]
+            items += [Item(spec.api, product, c, "status") for c in breakable(spec, "unspecified")]
+    return sorted(items, key=lambda i: i.subject != "boundary")
+
+
+def not_applicable(specs: SpecSet, apis: list[str], products: list[str]) -> list[tuple[str, str, str]]:
+    """(api, product, reason) for every requested product an operator does not support."""
+    out = []
+    for api in apis:
+        spec = specs.operator(api)
+        for product in products:
+            if product not in spec.products:
+                source = spec.unsupported.get(product)
+                out.append((spec.api, product, source.quote if source else "not listed"))
+    return out

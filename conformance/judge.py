@@ -1,0 +1,185 @@
+"""Run one case against a backend and judge it: the check kinds of DESIGN.md, per family.
+
+A test item asks for one family of checks, so a failing clause of one family never hides
+another: ``status`` (code and phase, and unspecified observations), ``numerics``,
+``determinism``, and ``memory`` (inputs-unchanged, output-untouched-on-error, out-of-bounds-write).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .backends.protocol import PHASE_WORKSPACE, CallResult, normalize_result
+from .case_store import materialize_saved
+from .describe import describe_call, describe_status
+from .guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
+from .materialize import Materialized, materialize
+from .oracle import Expectation, explain
+from .precision import judge as judge_numerics
+from .reference_loader import reference_function
+from .results import Check, Finding
+from .spec_model import OperatorSpec, SpecSet
+from .strategies import Drawn
+from .tensor import Tensor
+
+FAMILIES = ("status", "numerics", "determinism", "memory")
+
+
+@dataclass
+class Verdict:
+    expectation: Expectation
+    checks: list[Check] = field(default_factory=list)
+    observations: list[tuple[str, str]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    materialized: Materialized | None = None
+
+
+class Judge:
+    """Calls ``backend`` on cases of one product and checks the results against the oracle."""
+
+    def __init__(self, backend: Any, specs: SpecSet, product: str) -> None:
+        self.backend, self.specs, self.product = backend, specs, product
+        self.name = str(getattr(backend, "name", type(backend).__name__))
+
+    def judge(self, drawn: Drawn, families: tuple[str, ...] = FAMILIES) -> Verdict:
+        spec = self.specs.operator(drawn.case.api)
+        expectation = explain(drawn.case, self.specs)
+        run = _Run(self, spec, drawn, Verdict(expectation))
+        if expectation.expected != "not-applicable":
+            with np.errstate(all="ignore"):  # inf/NaN regimes are deliberate; warnings are noise
+                run.go(families)
+        return run.verdict
+
+
+class _Run:
+    def __init__(self, judge: Judge, spec: OperatorSpec, drawn: Drawn, verdict: Verdict) -> None:
+        self.j, self.spec, self.drawn, self.verdict = judge, spec, drawn, verdict
+        self.e = verdict.expectation
+        self.names = dict(drawn.case.args)
+        self.call_text = describe_call(spec.api, self.names)
+
+    # -- recording -----------------------------------------------------------------------------
+    def record(self, clause: str, kind: str, ok: bool, message: str = "", **details: Any) -> None:
+        self.verdict.checks.append(Check(clause, kind, "pass" if ok else "fail"))
+        if not ok:
+            self.verdict.findings.append(Finding(
+                self.spec.api, self.j.product, clause, kind, f"{message} [{self.call_text}]",
+                details=details))
+
+    def owner(self, check: str) -> str:
+        return self.spec.owner(check, self.names)
+
+    # -- calling -------------------------------------------------------------------------------
+    def fresh(self) -> Materialized:
+        if self.drawn.data_file:
+            return materialize_saved(self.drawn, self.j.specs)
+        return materialize(self.drawn.case, self.j.specs, self.drawn.seed, self.drawn.regime)
+
+    def call(self, m: Materialized) -> CallResult | None:
+        try:
+            return normalize_result(self.j.backend.call(self.spec.api, m.case.args), self.j.name)
+        except Exception as exc:  # noqa: BLE001 - a backend's failure is a finding, not our crash
+            self.record(self.owner("status"), "crash", False,
+                        f"backend {self.j.name!r} raised {type(exc).__name__}: {exc}")
+            return None
+
+    def go(self, families: tuple[str, ...]) -> None:
+        m = self.fresh()
+        self.verdict.materialized = m
+        golden = self.golden(m) if "numerics" in families and self.e.expected == "success" else None
+        result = self.call(m)
+        if result is None:
+            return
+        if "status" in families:
+            self.status(result, m)
+        if "memory" in families:
+            self.memory(result, m)
+        if golden is not None and result.status == 0:
+            self.numerics(m, golden)
+        if "determinism" in families and self.e.expected == "success" and result.status == 0:
+            self.determinism(m)
+
+    def golden(self, m: Materialized) -> dict[str, Any]:
+        return reference_function(self.spec)(m.case.args, bounds=True)
+
+    # -- the checks ----------------------------------------------------------------------------
+    def status(self, result: CallResult, m: Materialized) -> None:
+        vocab = self.j.specs.vocabulary
+        got = describe_status(result.status, vocab, result.phase)
+        if self.e.expected == "unspecified":
+            behaviour = self.observe(result, m)
+            self.verdict.observations += [(v.clause, behaviour) for v in self.e.unspecified]
+            self.verdict.checks += [Check(v.clause, "unspecified", "observed") for v in self.e.unspecified]
+        elif self.e.expected == "success":
+            self.record(self.owner("status"), "status", result.status == 0,
+                        f"returned {got}, but should be 0 (success)", status=result.status)
+        elif result.status not in self.e.status:
+            want = " or ".join(describe_status(s, vocab) for s in self.e.status)
+            clause = self.e.violations[0].clause
+            self.record(clause, "status", False,
+                        f"returned {got}, but should be {want} because {self.e.reason}",
+                        status=result.status)
+        elif result.phase not in (None, PHASE_WORKSPACE):
+            self.record(self.owner("status"), "status", False,
+                        f"returned {got}, but should be from phase {PHASE_WORKSPACE} (parameter "
+                        f"checks belong to GetWorkspaceSize)", status=result.status, phase=result.phase)
+        else:
+            self.verdict.checks += [Check(v.clause, "status", "pass") for v in self.e.violations]
+
+    def observe(self, result: CallResult, m: Materialized) -> str:
+        """What the backend did on an unspecified case, in words (status, and values if accepted)."""
+        if result.status != 0:
+            return f"rejected with {describe_status(result.status, self.j.specs.vocabulary)}"
+        try:
+            goldens = self.golden(self.fresh())
+        except Exception as exc:  # noqa: BLE001 - the reference may not define undocumented inputs
+            return f"accepted (the reference cannot compute it: {type(exc).__name__})"
+        worst = max((self.verdict_of(m, n, g).worst_ratio for n, g in goldens.items()), default=0.0)
+        return "accepted, matches the reference" if worst <= 1 else "accepted, differs from the reference"
+
+    def verdict_of(self, m: Materialized, name: str, golden: Any) -> Any:
+        out = m.case.args[name]
+        assert isinstance(out, Tensor)
+        p = self.spec.precision
+        return judge_numerics(out.array, golden, out.array.dtype, c=p.get("c", 1.0),
+                              extra_terms=p.get("extra_terms", 0))
+
+    def numerics(self, m: Materialized, goldens: dict[str, Any]) -> None:
+        for name, golden in goldens.items():
+            v = self.verdict_of(m, name, golden)
+            self.record(self.owner("numerics"), "numerics", v.ok, v.message, numerics=v.to_json())
+
+    def determinism(self, first: Materialized) -> None:
+        second = self.fresh()
+        result = self.call(second)
+        if result is None:
+            return
+        if result.status != 0:
+            self.record(self.owner("determinism"), "determinism", False,
+                        f"the second identical call returned "
+                        f"{describe_status(result.status, self.j.specs.vocabulary)}, but should be 0")
+            return
+        for name in self.spec.params_of("tensor", "output"):
+            a, b = first.case.args[name], second.case.args[name]
+            same = same_bits(a.array, b.array)
+            diff = 0 if same else int((a.array.view(np.uint8) != b.array.view(np.uint8)).sum())
+            self.record(self.owner("determinism"), "determinism", same,
+                        f"two identical calls gave {name} differing in {diff} bytes, but should be "
+                        "bit-identical")
+
+    def memory(self, result: CallResult, m: Materialized) -> None:
+        changed = changed_inputs(m, self.spec)
+        self.record(self.owner("inputs-unchanged"), "inputs-unchanged", not changed,
+                    f"{', '.join(changed)} changed by the call, but inputs should be left byte-identical")
+        if self.e.expected == "success" and result.status == 0:
+            stray = out_of_bounds_writes(m, self.spec)
+            text = ", ".join(f"{n}: {k} element(s)" for n, k in stray.items())
+            self.record(self.owner("out-of-bounds-write"), "out-of-bounds-write", not stray,
+                        f"wrote outside the output view ({text}), but should write only the view")
+        elif self.e.expected == "error" and result.status != 0:
+            touched = touched_outputs(m, self.spec)
+            self.record(self.owner("output-untouched-on-error"), "output-untouched-on-error",
+                        not touched, f"{', '.join(touched)} written by a call that returned "
+                        f"{result.status}, but should be left untouched on error")

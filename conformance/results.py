@@ -1,0 +1,83 @@
+"""What a run produces: findings, per-clause tallies, unspecified observations, per-item records.
+
+Everything here is plain data with a JSON form, because test items may run in other processes
+(pytest-xdist) and report their records through the journal (see ``journal.py``).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+KINDS = ("status", "numerics", "determinism", "inputs-unchanged", "output-untouched-on-error",
+         "out-of-bounds-write", "crash", "timeout", "unspecified")
+
+
+@dataclass
+class Finding:
+    """A broken promise, with the case that shows it."""
+
+    api: str
+    product: str
+    clause: str
+    kind: str
+    message: str
+    item: str = ""
+    case_file: str | None = None
+    replay: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One clause judged on one case: outcome pass | fail | observed (unspecified)."""
+
+    clause: str
+    kind: str
+    outcome: str
+
+
+@dataclass
+class ItemRecord:
+    """The outcome of one test item (api, product, subject, family)."""
+
+    item: str
+    api: str
+    product: str
+    subject: str
+    family: str
+    cases: int = 0
+    seconds: float = 0.0
+    error: str | None = None  # the item could not run (a spec or adapter problem)
+    checks: Counter = field(default_factory=Counter)  # (clause, kind, outcome) -> cases
+    observations: Counter = field(default_factory=Counter)  # (clause, behaviour) -> cases
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> str:
+        return "error" if self.error else "fail" if self.findings else "pass"
+
+    def add(self, checks: list[Check], observations: list[tuple[str, str]]) -> None:
+        self.cases += 1
+        self.checks.update((c.clause, c.kind, c.outcome) for c in checks)
+        self.observations.update(observations)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"item": self.item, "api": self.api, "product": self.product, "subject": self.subject,
+                "family": self.family, "cases": self.cases, "seconds": round(self.seconds, 4),
+                "outcome": self.outcome, "error": self.error,
+                "checks": [[c, k, o, n] for (c, k, o), n in sorted(self.checks.items())],
+                "observations": [[c, b, n] for (c, b), n in sorted(self.observations.items())],
+                "findings": [f.to_json() for f in self.findings]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ItemRecord:
+        record = cls(data["item"], data["api"], data["product"], data["subject"], data["family"],
+                     data["cases"], data["seconds"], data.get("error"))
+        record.checks = Counter({(c, k, o): n for c, k, o, n in data["checks"]})
+        record.observations = Counter({(c, b): n for c, b, n in data["observations"]})
+        record.findings = [Finding(**f) for f in data["findings"]]
+        return record

@@ -1,0 +1,130 @@
+"""Hypothesis strategies for cases, and the deterministic boundary cases, all from the specs.
+
+A drawn case is structure only (TensorMeta arguments) plus a data seed and a value regime; the
+data itself comes from a numpy Generator when the case is materialised, so Hypothesis shrinks
+the structure and never has to shrink bulk arrays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+from .breaks import variants
+from .case import Case, case_from_dict
+from .choosers import Chooser, FixedChooser, HypothesisChooser
+from .generation import build_case, can_break
+from .materialize import REGIMES
+from .oracle import Expectation, explain
+from .spec_model import OperatorSpec, SpecSet
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A case to run: structure, the seed and regime of its data, and where it came from."""
+
+    case: Case
+    seed: int = 0
+    regime: str = "ordinary"
+    origin: str = ""
+    target: str | None = None  # the clause an invalid case was built to break
+    data_file: str | None = None  # saved input arrays (.npz) of a replayed case
+
+
+def _data(ch: Chooser) -> tuple[int, str]:
+    return ch.integer(0, 2**32 - 1, "seed"), ch.choice(REGIMES, "regime")
+
+
+def breaks_only(expectation: Expectation, clause: str) -> bool:
+    """True when ``clause`` is broken and no other clause with a status code or unspecified is."""
+    broken = {v.clause for v in expectation.violations + expectation.unspecified}
+    return broken == {clause}
+
+
+def valid_cases(specs: SpecSet, api: str, product: str, dtype: str) -> st.SearchStrategy[Drawn]:
+    """Cases the spec's ``generate`` section draws for one product and dtype."""
+    spec = specs.operator(api)
+
+    @st.composite
+    def draw(pick: st.DrawFn) -> Drawn:
+        ch = HypothesisChooser(pick)
+        case = build_case(spec, specs.vocabulary, product, dtype, ch)
+        assert case is not None
+        seed, regime = _data(ch)
+        return Drawn(case, seed, regime, f"valid {dtype}")
+
+    return draw()
+
+
+def invalid_cases(specs: SpecSet, api: str, product: str, clause: str) -> st.SearchStrategy[Drawn]:
+    """Cases that break exactly ``clause`` (any admitted dtype), as the oracle sees them."""
+    spec = specs.operator(api)
+    dtypes = spec.dtypes_for(product, spec.params_of("tensor")[0])
+
+    @st.composite
+    def draw(pick: st.DrawFn) -> Drawn:
+        ch = HypothesisChooser(pick)
+        dtype = ch.choice(dtypes, "dtype")
+        case = build_case(spec, specs.vocabulary, product, dtype, ch, clause)
+        assume(case is not None and breaks_only(explain(case, specs), clause))
+        seed, regime = _data(ch)
+        return Drawn(case, seed, regime, f"breaks {clause}", clause)
+
+    return draw()
+
+
+def breakable(spec: OperatorSpec, outcome: str) -> list[str]:
+    """Clause ids with the given outcome (error | unspecified) that the generator can break."""
+    return [c.id for c in spec.constraints if c.outcome == outcome and can_break(spec, c.id)]
+
+
+_MODES = (("min", frozenset()), ("max", frozenset()), ("min", frozenset({"empty"})),
+          ("max", frozenset({"views"})))
+
+
+def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:
+    """The deterministic first phase: worked examples, low and high ends of every draw per dtype,
+    empty and view variants, and every way to break each clause at its limit."""
+    spec = specs.operator(api)
+    vocab = specs.vocabulary
+    out: list[Drawn] = []
+    for i, example in enumerate(spec.program.examples):
+        case = case_from_dict({"api": api, "product": product, "args": example["args"]}, specs,
+                              f"{spec.file}: generate.examples[{i}]")
+        out.append(Drawn(case, origin=f"example {i}: {example.get('note', '')}".strip()))
+    dtypes = spec.dtypes_for(product, spec.params_of("tensor")[0])
+    for dtype in dtypes:
+        for mode, flags in _MODES:
+            case = build_case(spec, vocab, product, dtype, FixedChooser(mode, flags))
+            if case is not None:
+                out.append(Drawn(case, origin=f"{mode} {dtype} {' '.join(sorted(flags))}".strip()))
+    for outcome in ("error", "unspecified"):
+        for clause in breakable(spec, outcome):
+            for mode in ("min", "max"):
+                out += _broken_at_limit(specs, spec, product, dtypes[0], clause, mode)
+    return _unique(out)
+
+
+def _broken_at_limit(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str, clause: str,
+                     mode: str) -> list[Drawn]:
+    ch = FixedChooser(mode)
+    if clause in spec.program.breaks:
+        case = build_case(spec, specs.vocabulary, product, dtype, ch, clause)
+        cases = [case] if case is not None else []
+    else:
+        base = build_case(spec, specs.vocabulary, product, dtype, ch)
+        cases = [] if base is None else [
+            Case(spec.api, product, args)
+            for args in variants(spec.constraint(clause), base.args, spec, specs.vocabulary, product)]
+    return [Drawn(c, origin=f"breaks {clause} ({mode})", target=clause) for c in cases]
+
+
+def _unique(drawn: list[Drawn]) -> list[Drawn]:
+    seen, out = set(), []
+    for d in drawn:
+        key = repr(sorted(d.case.args.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
