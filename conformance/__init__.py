@@ -1,13 +1,23 @@
 """Conformance suite and spec checker for Huawei Ascend aclnn operators."""
 from __future__ import annotations
 
-from .case import Case, load_case
-from .errors import CaseError, ConformanceError, SpecError, UsageError
-from .oracle import Expectation, Violation, explain
-from .spec_loader import load_specs, shipped_specs
-from .tensor import Tensor, TensorMeta
-
 __version__ = "0.1.0"
-__all__ = ["Case", "CaseError", "ConformanceError", "Expectation", "SpecError", "Tensor",
-           "TensorMeta", "UsageError", "Violation", "explain", "load_case", "load_specs",
-           "shipped_specs", "__version__"]
+
+from .backends.loading import load_backend  # noqa: E402 - after __version__, which modules import
+from .backends.protocol import CallResult  # noqa: E402
+from .case import Case, load_case  # noqa: E402
+from .errors import CaseError, ConformanceError, SpecError, UsageError  # noqa: E402
+from .oracle import Expectation, Violation, explain  # noqa: E402
+from .spec_loader import load_specs, shipped_specs  # noqa: E402
+from .tensor import Tensor, TensorMeta  # noqa: E402
+
+__all__ = ["CallResult", "Case", "CaseError", "ConformanceError", "Expectation", "SpecError", "Tensor",
+           "TensorMeta", "UsageError", "Violation", "explain", "load_backend", "load_case", "load_specs",
+           "run_suite", "shipped_specs", "__version__"]
+
+
+def __getattr__(name: str):  # run_suite pulls in pytest: import it only when asked for
+    if name == "run_suite":
+        from .api import run_suite
+        return run_suite
+    raise AttributeError(name)

@@ -5,7 +5,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_explain
+from . import cli_explain, cli_run
 from .errors import ConformanceError
 
 
@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="conformance", description="Conformance suite and spec checker for "
                      "Huawei Ascend aclnn operators.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    cli_run.add_parsers(sub)
     cli_explain.add_parsers(sub)
     return parser
 

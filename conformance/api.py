@@ -1,0 +1,34 @@
+"""Run the suite from Python: what ``conformance run`` does, returning the report document."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from .cli_run import pytest_args
+from .errors import UsageError
+from .run_config import resolve
+from .spec_loader import shipped_specs
+
+
+def run_suite(backend: str = "reference", *, products: list[str] | None = None,
+              ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
+              max_examples: int | None = None, report_dir: str | Path = "reports",
+              workers: str | None = None, keyword: str | None = None, quiet: bool = True) -> dict[str, Any]:
+    """Run the suite against ``backend`` and return the parsed ``report.json``."""
+    resolve(shipped_specs(), backend, products, ops, profile, seed, max_examples, report_dir)
+    args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
+                              seed=seed, max_examples=max_examples, report_dir=report_dir,
+                              numprocesses=workers, keyword=keyword, exitfirst=False)
+    import pytest
+
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
+        rc = pytest.main(pytest_args(args))
+    path = Path(report_dir) / "report.json"
+    if rc in (2, 3, 4) or not path.is_file():
+        raise UsageError(f"the run did not complete (pytest exit code {int(rc)}): {sink.getvalue()[-2000:]}")
+    return json.loads(path.read_text())

@@ -1,0 +1,100 @@
+"""``conformance run`` (drives the pytest plugin) and ``conformance replay`` (reruns a saved case)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .case_store import load_saved
+from .errors import UsageError
+from .judge import Judge
+from .profiles import PROFILES
+from .run_config import backend_for, resolve
+from .spec_loader import shipped_specs
+
+SUITE_DIR = Path(__file__).parent / "suite"
+
+
+def add_parsers(sub: Any) -> None:
+    run = sub.add_parser("run", help="generate cases from the specs and judge a backend")
+    run.add_argument("--backend", default="reference",
+                     help="registered name, module:attr or path/to/file.py:attr (default reference)")
+    run.add_argument("--product", action="append", default=[], help="product line to test (repeat); "
+                     "default: the backend's product, else all four (quick: one)")
+    run.add_argument("--op", action="append", default=[], help="operator to test (repeat; default all)")
+    run.add_argument("--profile", default="ci", choices=sorted(PROFILES), help="default ci")
+    run.add_argument("--seed", type=int, default=0, help="fixed seed: same cases, same findings")
+    run.add_argument("--max-examples", type=int, default=None, help="examples per test item")
+    run.add_argument("--report-dir", default="reports", help="default reports/")
+    run.add_argument("-n", "--numprocesses", default=None, help="parallel workers (pytest-xdist)")
+    run.add_argument("-k", dest="keyword", default=None, help="only items matching (pytest -k)")
+    run.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failing item")
+    run.set_defaults(func=run_command)
+    replay = sub.add_parser("replay", help="rerun a saved failing case: FIXED or STILL FAILING")
+    replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
+    replay.add_argument("--backend", default="reference", help="backend spec (default reference)")
+    replay.add_argument("--product", default=None, help="override the case's product")
+    replay.set_defaults(func=replay_command)
+
+
+def pytest_args(args: argparse.Namespace) -> list[str]:
+    out = [str(SUITE_DIR), "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
+           "-q", "--tb=no", "-rN", "--conformance-backend", args.backend,
+           "--conformance-profile", args.profile, "--conformance-seed", str(args.seed),
+           "--conformance-report-dir", str(args.report_dir)]
+    for p in args.product:
+        out += ["--conformance-product", p]
+    for op in args.op:
+        out += ["--conformance-op", op]
+    if args.max_examples is not None:
+        out += ["--conformance-max-examples", str(args.max_examples)]
+    if args.numprocesses:
+        out += ["-n", str(args.numprocesses)]
+    if args.keyword:
+        out += ["-k", args.keyword]
+    if args.exitfirst:
+        out.append("-x")
+    return out
+
+
+def run_command(args: argparse.Namespace) -> int:
+    import pytest
+
+    resolve(shipped_specs(), args.backend, args.product, args.op, args.profile, args.seed,
+            args.max_examples, args.report_dir)  # usage errors exit 2 before pytest starts
+    rc = pytest.main(pytest_args(args))
+    report_path = Path(args.report_dir) / "report.json"
+    if rc in (2, 3, 4) or not report_path.is_file():
+        raise UsageError(f"the run did not complete (pytest exit code {int(rc)})")
+    report = json.loads(report_path.read_text())
+    if report["stats"]["items"] == 0:
+        raise UsageError("no test item was selected (check -k, --op and --product)")
+    for f in report["findings"]:
+        print(f"FAIL {f['kind']} {f['clause']} [{f['api']} on {f['product']}]: {f['message']}")
+        print(f"  replay: {f['replay']}")
+    for err in report["errors"]:
+        print(f"ERROR {err['item']}: {err['error']}", file=sys.stderr)
+    if report["errors"]:
+        return 2
+    return 0 if report["outcome"] == "conformant" else 1
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    specs = shipped_specs()
+    drawn, recorded = load_saved(Path(args.case), specs, args.product)
+    if drawn.case.product is None:
+        raise UsageError(f"{args.case}: the case names no product; pass --product")
+    judge = Judge(backend_for(args.backend, drawn.case.product), specs, drawn.case.product)
+    verdict = judge.judge(drawn)
+    key = (recorded.get("clause"), recorded.get("kind"))
+    same = [f for f in verdict.findings if (f.clause, f.kind) == key]
+    if same:
+        print(f"STILL FAILING: {same[0].kind} {same[0].clause}: {same[0].message}")
+        return 1
+    if recorded:
+        print(f"FIXED: {key[1]} {key[0]} no longer fails (was: {recorded.get('message', '')})")
+    for f in verdict.findings:
+        print(f"FAIL {f.kind} {f.clause}: {f.message}")
+    return 1 if verdict.findings else 0

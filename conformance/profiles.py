@@ -1,0 +1,21 @@
+"""Run profiles: how many examples per item and which products by default."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    max_examples: int
+    one_product: bool  # quick: only the backend's product (or DEFAULT_PRODUCT)
+    summary: str
+
+
+DEFAULT_PRODUCT = "atlas-a2"  # supports both operators and every documented dtype
+
+PROFILES = {p.name: p for p in (
+    Profile("quick", 25, True, "both operators on one product, a few seconds against the reference"),
+    Profile("ci", 60, False, "every product, a few minutes at most"),
+    Profile("thorough", 400, False, "every product, many examples per item"),
+)}

@@ -1,0 +1,86 @@
+"""Write a report document as report.json, junit.xml (one testcase per result) and summary.md."""
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+
+def write_reports(report_dir: Path, report: dict[str, Any]) -> dict[str, Path]:
+    report_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"json": report_dir / "report.json", "junit": report_dir / "junit.xml",
+             "summary": report_dir / "summary.md"}
+    paths["json"].write_text(json.dumps(report, indent=2) + "\n")
+    paths["junit"].write_bytes(junit_xml(report))
+    paths["summary"].write_text(summary_markdown(report))
+    return paths
+
+
+def _findings_of(report: dict[str, Any], row: dict[str, Any]) -> list[dict[str, Any]]:
+    return [f for f in report["findings"] if (f["api"], f["product"], f["clause"], f["kind"]) ==
+            (row["api"], row["product"], row["clause"], row["kind"])]
+
+
+def junit_xml(report: dict[str, Any]) -> bytes:
+    rows = report["results"]
+    suite = ET.Element("testsuite", name=f"conformance[{report['backend'].get('name', '')}]",
+                       tests=str(len(rows)), failures=str(sum(r["outcome"] == "fail" for r in rows)),
+                       errors=str(len(report["errors"])),
+                       skipped=str(sum(r["outcome"] == "not-applicable" for r in rows)),
+                       time=str(report["stats"]["seconds"]))
+    for row in rows:
+        case = ET.SubElement(suite, "testcase", classname=f"{row['api']}.{row['product']}",
+                             name=f"{row['clause']}:{row['kind']}")
+        if row["outcome"] == "fail":
+            found = _findings_of(report, row)
+            text = "\n".join(f"{f['message']}\n  replay: {f['replay']}" for f in found)
+            first = found[0]["message"] if found else f"{row['failed']} failing case(s)"
+            ET.SubElement(case, "failure", message=first[:500]).text = text
+        elif row["outcome"] == "not-applicable":
+            ET.SubElement(case, "skipped", message=row.get("reason", "not applicable"))
+        elif row["outcome"] == "unspecified":
+            seen = [o for o in report["observations"] if (o["api"], o["product"], o["clause"]) ==
+                    (row["api"], row["product"], row["clause"])]
+            ET.SubElement(case, "system-out").text = "\n".join(
+                f"unspecified: {o['behaviour']} ({o['cases']} cases)" for o in seen)
+    for err in report["errors"]:
+        case = ET.SubElement(suite, "testcase", classname="conformance", name=err["item"])
+        ET.SubElement(case, "error", message=err["error"][:500]).text = err["error"]
+    return _document(suite)
+
+
+def _document(suite: ET.Element) -> bytes:
+    root = ET.Element("testsuites")
+    root.append(suite)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def summary_markdown(report: dict[str, Any]) -> str:
+    """A verdict line, a per-operator/product table, and every failing finding with its replay."""
+    stats = report["stats"]
+    verdict = "✅ conformant" if report["outcome"] == "conformant" else "❌ nonconformant"
+    lines = [f"## aclnn conformance: {verdict}", "",
+             f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · seed "
+             f"`{report['seed']}` · {stats['cases']} cases in {stats['seconds']:.1f} s "
+             f"({stats['cases_per_second']} cases/s) · spec {report['spec'].get('version')} "
+             f"({report['spec'].get('digest')})", "",
+             "| operator | product | pass | fail | unspecified | not applicable |",
+             "|---|---|---:|---:|---:|---:|"]
+    groups: dict[tuple[str, str], dict[str, int]] = {}
+    for row in report["results"]:
+        g = groups.setdefault((row["api"], row["product"]), {})
+        g[row["outcome"]] = g.get(row["outcome"], 0) + 1
+    for (api, product), g in sorted(groups.items()):
+        lines.append(f"| {api} | {product} | {g.get('pass', 0)} | {g.get('fail', 0)} | "
+                     f"{g.get('unspecified', 0)} | {'yes' if g.get('not-applicable') else ''} |")
+    if report["findings"]:
+        lines += ["", "### Findings", "", "| operator | product | clause | kind | message |",
+                  "|---|---|---|---|---|"]
+        for f in report["findings"]:
+            message = f["message"].replace("|", "\\|").replace("\n", " ")
+            lines.append(f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {message} |")
+        lines += ["", "Replay:", "", "```"] + [f["replay"] for f in report["findings"]] + ["```"]
+    for err in report["errors"]:
+        lines += ["", f"**Error** in `{err['item']}`: {err['error']}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,79 @@
+"""Build ``report.json`` from the run's metadata and item records (format: docs/report-format.md)."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .results import KINDS, ItemRecord
+
+SCHEMA_VERSION = "1.0"
+
+
+def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float) -> dict[str, Any]:
+    """The report document; ``meta`` is what the run recorded when it started."""
+    findings = [f.to_json() for r in records for f in r.findings]
+    errors = [{"item": r.item, "error": r.error} for r in records if r.error]
+    cases = sum(r.cases for r in records)
+    results = _results(records) + [
+        {"api": a, "product": p, "clause": "*", "kind": "*", "cases": 0, "failed": 0, "observed": 0,
+         "outcome": "not-applicable", "reason": reason} for a, p, reason in meta.get("not_applicable", [])]
+    outcome = "nonconformant" if findings or errors else "conformant"
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": meta.get("tool", {}),
+        "outcome": outcome,
+        "backend": meta["backend"],
+        "products": meta["products"],
+        "apis": meta["apis"],
+        "profile": meta["profile"],
+        "seed": meta["seed"],
+        "max_examples": meta["max_examples"],
+        "spec": meta["spec"],
+        "started": meta["started"],
+        "stats": {"cases": cases, "seconds": round(seconds, 3),
+                  "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
+                  "items": len(records), "items_failed": sum(r.outcome != "pass" for r in records),
+                  "findings": len(findings), "per_kind": _per_kind(records)},
+        "results": results,
+        "findings": findings,
+        "observations": _observations(records),
+        "errors": errors,
+        "items": [{"item": r.item, "outcome": r.outcome, "cases": r.cases,
+                   "seconds": round(r.seconds, 3), "error": r.error} for r in records],
+    }
+
+
+def _results(records: list[ItemRecord]) -> list[dict[str, Any]]:
+    tally: dict[tuple[str, str, str, str], Counter] = {}
+    for r in records:
+        for (clause, kind, outcome), n in r.checks.items():
+            tally.setdefault((r.api, r.product, clause, kind), Counter())[outcome] += n
+        for f in r.findings:  # a finding always fails its row, even if shrinking saw no fail tally
+            tally.setdefault((r.api, r.product, f.clause, f.kind), Counter())["finding"] += 1
+    rows = []
+    for (api, product, clause, kind), c in sorted(tally.items()):
+        failed = c["fail"] + (c["finding"] if not c["fail"] else 0)
+        outcome = "fail" if failed else "unspecified" if c["observed"] else "pass"
+        rows.append({"api": api, "product": product, "clause": clause, "kind": kind,
+                     "cases": c["pass"] + c["fail"] + c["observed"], "failed": failed,
+                     "observed": c["observed"], "outcome": outcome})
+    return rows
+
+
+def _per_kind(records: list[ItemRecord]) -> dict[str, dict[str, int]]:
+    out = {k: {"checks": 0, "failed": 0} for k in KINDS}
+    for r in records:
+        for (_, kind, outcome), n in r.checks.items():
+            entry = out.setdefault(kind, {"checks": 0, "failed": 0})
+            entry["checks"] += n
+            entry["failed"] += n if outcome == "fail" else 0
+    return out
+
+
+def _observations(records: list[ItemRecord]) -> list[dict[str, Any]]:
+    merged: Counter = Counter()
+    for r in records:
+        for (clause, behaviour), n in r.observations.items():
+            merged[(r.api, r.product, clause, behaviour)] += n
+    return [{"api": a, "product": p, "clause": c, "behaviour": b, "cases": n}
+            for (a, p, c, b), n in sorted(merged.items())]

@@ -1,0 +1,88 @@
+"""What a run is asked to do, resolved and validated once (by the CLI and by the pytest plugin)."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .backends.loading import load_backend
+from .errors import UsageError
+from .items import not_applicable
+from .profiles import DEFAULT_PRODUCT, PROFILES
+from .spec_model import SpecSet
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    backend: str
+    products: tuple[str, ...]
+    apis: tuple[str, ...]
+    profile: str
+    seed: int
+    max_examples: int
+    report_dir: Path
+
+    def meta(self, specs: SpecSet, backend: Any) -> dict[str, Any]:
+        """What the run records when it starts (the report's header)."""
+        data = asdict(self)
+        data["report_dir"] = str(self.report_dir)
+        data["backend"] = {"spec": self.backend, "name": str(getattr(backend, "name", "")),
+                           "version": str(getattr(backend, "version", "") or ""),
+                           "product": getattr(backend, "product", None)}
+        data["spec"] = {"version": specs.version, "digest": specs.digest}
+        data["tool"] = {"name": "aclnn-conformance", "version": __version__}
+        data["started"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        data["not_applicable"] = not_applicable(specs, list(self.apis), list(self.products))
+        return data
+
+
+def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | None = None,
+            ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
+            max_examples: int | None = None, report_dir: str | Path = "reports") -> tuple[RunConfig, Any]:
+    """Validate the options (``UsageError`` naming the argument) and load the backend once."""
+    if profile not in PROFILES:
+        raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
+    chosen = PROFILES[profile]
+    instance = load_backend(backend)
+    declared = getattr(instance, "product", None)
+    declared_id = _product(specs, declared, "the backend's product") if declared else None
+    if products:
+        ids = tuple(dict.fromkeys(_product(specs, p, f"--product {p}") for p in products))
+        if declared_id and ids != (declared_id,):
+            raise UsageError(f"--product: backend {backend!r} says it is {declared_id}; it cannot be "
+                             f"tested as {', '.join(ids)}")
+    elif declared_id or chosen.one_product:
+        ids = (declared_id or DEFAULT_PRODUCT,)
+    else:
+        ids = tuple(specs.vocabulary.products)
+    apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
+    if max_examples is not None and max_examples < 1:
+        raise UsageError(f"--max-examples {max_examples}: must be at least 1")
+    cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
+                    Path(report_dir))
+    return cfg, instance
+
+
+def backend_for(spec: str, product: str) -> Any:
+    """A fresh backend instance; one without a declared product is told the product under test."""
+    backend = load_backend(spec)
+    if hasattr(backend, "product") and getattr(backend, "product", None) is None:
+        backend.product = product
+    return backend
+
+
+def _product(specs: SpecSet, name: str, what: str) -> str:
+    pid = specs.vocabulary.product(name)
+    if pid is None:
+        raise UsageError(f"{what}: unknown product {name!r} (products: "
+                         f"{', '.join(specs.vocabulary.products)}, or a SoC name)")
+    return pid
+
+
+def _api(specs: SpecSet, name: str) -> str:
+    try:
+        return specs.operator(name).api
+    except KeyError:
+        raise UsageError(f"--op {name}: unknown operator (known: {', '.join(specs.operators)})") from None

@@ -1,0 +1,1 @@
+"""The conformance suite as a pytest package: ``pytest --pyargs conformance.suite``."""

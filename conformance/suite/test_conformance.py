@@ -1,0 +1,5 @@
+"""One parametrised test: every conformance item of the run (see conformance/items.py)."""
+
+
+def test_item(conformance_item, conformance_session):
+    conformance_session.run(conformance_item)
