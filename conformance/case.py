@@ -14,7 +14,7 @@ from .spec_model import OperatorSpec, SpecSet
 from .tensor import TensorMeta
 from .yaml_lines import LocatedYaml, load_yaml
 
-_TOP_KEYS = {"api", "product", "args", "data", "seed", "note", "finding"}
+_TOP_KEYS = {"api", "product", "args", "data", "seed", "regime", "note", "finding"}
 _TENSOR_KEYS = {"shape", "dtype", "strides", "offset", "format"}
 
 
@@ -66,7 +66,7 @@ class _CaseParser:
         if missing:
             raise self.fail(f"missing argument(s) {', '.join(missing)} (write null for a null pointer)",
                             "args")
-        extra = {k: data[k] for k in ("data", "seed", "note", "finding") if k in data}
+        extra = {k: data[k] for k in ("data", "seed", "regime", "note", "finding") if k in data}
         return Case(spec.api, product, parsed, extra=extra)
 
     def _operator(self, api: Any) -> OperatorSpec:

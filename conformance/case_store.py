@@ -43,7 +43,7 @@ def save_case(report_dir: Path, name: str, drawn: Drawn, m: Materialized | None,
         doc["data"] = path.with_suffix(".npz").name
     doc["finding"] = {"clause": finding.clause, "kind": finding.kind, "message": finding.message}
     header = f"# {finding.kind} finding on {finding.clause}; replay: {finding.replay or ''}\n"
-    path.write_text(header + yaml.safe_dump(doc, sort_keys=False, width=100))
+    path.write_text(header + yaml.safe_dump(doc, sort_keys=False, width=100, default_flow_style=None))
     return path
 
 

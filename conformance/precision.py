@@ -74,15 +74,22 @@ def _component_ok(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float) 
     return np.where(np.isnan(g), np.isnan(a), np.where(np.isinf(g), a == g, finite_ok))
 
 
+def _companion_ok(a: np.ndarray, g: np.ndarray, other: np.ndarray, bound: np.ndarray,
+                  fmax: float) -> np.ndarray:
+    """One component of a complex element. Beside a NaN/inf companion the bound (built from
+    |golden| and Σ|terms|, both NaN there) says nothing about this part: it must only be finite."""
+    judged = _component_ok(a, g, bound, fmax)
+    return np.where(np.isfinite(g) & ~np.isfinite(other), np.isfinite(a), judged)
+
+
 def _elementwise(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(ok, err) per element; err is 0 for an accepted special value, inf for a rejected one."""
     with np.errstate(invalid="ignore", over="ignore"):
         err = np.abs(a - g)
     if np.iscomplexobj(g):
-        parts = [(x.real, x.imag) for x in (a, g)]
-        comp_ok = _component_ok(parts[0][0], parts[1][0], bound, fmax) & \
-            _component_ok(parts[0][1], parts[1][1], bound, fmax)
+        comp_ok = _companion_ok(a.real, g.real, g.imag, bound, fmax) & \
+            _companion_ok(a.imag, g.imag, g.real, bound, fmax)
         special = ~np.isfinite(g) | (np.maximum(np.abs(g.real), np.abs(g.imag)) + bound >= fmax)
         ok = np.where(special, comp_ok, err <= bound)
     else:

@@ -153,3 +153,11 @@ def test_reference_backend_meets_the_bound_on_every_dtype():
             verdict = judge(out, golden, out.dtype)
             assert verdict.ok, verdict.message
             assert verdict.judged == out.size and verdict.worst_ratio <= 1.0
+
+
+def test_complex_part_beside_a_nan_part_is_only_required_finite():
+    golden = Golden(np.array([complex(np.nan, 0.2830958813428879)]), np.array([np.nan]), np.array([2]))
+    actual = np.array([complex(np.nan, 0.2830958962440491)], np.complex64)
+    assert judge(actual, golden, np.complex64).ok
+    assert not judge(np.array([complex(np.nan, np.inf)], np.complex64), golden, np.complex64).ok
+    assert not judge(np.array([complex(1.0, 0.28309588)], np.complex64), golden, np.complex64).ok

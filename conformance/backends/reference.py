@@ -24,7 +24,8 @@ class ReferenceBackend:
 
     def __init__(self, specs: SpecSet | None = None, product: str | None = None) -> None:
         self.specs = specs or shipped_specs()
-        self.product = product
+        if product is not None:  # else keep a subclass's declared product (None: told by the run)
+            self.product = product
 
     def call(self, api: str, args: dict[str, Any], product: str | None = None) -> CallResult:
         spec = self.specs.operator(api)

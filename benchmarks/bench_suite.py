@@ -1,0 +1,131 @@
+"""Time the quick profile against the reference backend and a bare Hypothesis loop over the same cases.
+
+Run from the repository root:  PYTHONPATH=. python benchmarks/bench_suite.py [--repeats N]
+
+(a) the suite: ``conformance.run_suite("reference", profile="quick")``, read from report["stats"]
+    (cases / seconds, where seconds run from pytest_configure to sessionfinish: collection, every
+    item, the journal and the reports included; interpreter start-up excluded).
+(b) the bare loop: for every item of the quick profile (conformance/items.py ``plan``), the same
+    strategy (``valid_cases`` or ``invalid_cases``) under the same Hypothesis settings and per-item
+    seed as conformance/item_runner.py, so it draws the same examples; each example is materialised
+    and passed once to ``ReferenceBackend.call``: no oracle, no checks, no pytest. Boundary items are
+    a plain loop over ``boundary_cases`` (the suite does not use Hypothesis for them either).
+
+Counting: one judged example (a Hypothesis example, or one boundary case) is one case, in both.
+The suite calls the backend twice per valid case in determinism items (and runs the reference once
+more per numerics case and per accepted unspecified case); it still counts one case, so those costs
+are part of the suite's price per case. Examples rejected by ``assume`` count in neither.
+
+Target: suite cases/s >= 50% of the bare loop's. Every rate is the best of ``--repeats`` runs.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+import zlib
+
+import hypothesis
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+
+import conformance
+from conformance.backends.reference import ReferenceBackend
+from conformance.items import Item, plan
+from conformance.materialize import materialize
+from conformance.profiles import DEFAULT_PRODUCT, PROFILES
+from conformance.spec_loader import shipped_specs
+from conformance.spec_model import SpecSet
+from conformance.strategies import Drawn, boundary_cases, invalid_cases, valid_cases
+
+PROFILE = "quick"
+SEED = 0
+TARGET = 0.5
+
+
+def run_suite_once() -> tuple[int, float]:
+    """(cases, seconds) of one quick-profile run, as the report states them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = conformance.run_suite("reference", profile=PROFILE, seed=SEED, report_dir=tmp)["stats"]
+    return stats["cases"], stats["seconds"]
+
+
+def _strategy(item: Item, specs: SpecSet):
+    spec = specs.operator(item.api)
+    if item.subject in spec.dtypes_for(item.product, spec.params_of("tensor")[0]):
+        return valid_cases(specs, item.api, item.product, item.subject)
+    return invalid_cases(specs, item.api, item.product, item.subject)
+
+
+def _bare_item(item: Item, specs: SpecSet, backend: ReferenceBackend, max_examples: int) -> int:
+    """Run one item with no checks; the number of cases it called the backend on."""
+    count = 0
+
+    def run(drawn: Drawn) -> None:
+        nonlocal count
+        args = materialize(drawn.case, specs, drawn.seed, drawn.regime).case.args
+        backend.call(item.api, args)
+        count += 1
+
+    if item.subject == "boundary":
+        for drawn in boundary_cases(specs, item.api, item.product):
+            run(drawn)
+        return count
+
+    @settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
+              report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.filter_too_much], print_blob=False,
+              verbosity=Verbosity.quiet)
+    @hypothesis.seed(zlib.crc32(f"{SEED}:{item.id}".encode()))
+    @given(_strategy(item, specs))
+    def body(drawn: Drawn) -> None:
+        run(drawn)
+
+    body()
+    return count
+
+
+def run_bare_once() -> tuple[int, float]:
+    """(cases, seconds) of the bare loop over every quick-profile item."""
+    specs = shipped_specs()
+    items = plan(specs, list(specs.operators), [DEFAULT_PRODUCT])
+    backend = ReferenceBackend(specs, product=DEFAULT_PRODUCT)
+    start = time.perf_counter()
+    with np.errstate(all="ignore"):  # as the judge does: the special/huge regimes overflow on purpose
+        cases = sum(_bare_item(item, specs, backend, PROFILES[PROFILE].max_examples) for item in items)
+    return cases, time.perf_counter() - start
+
+
+def best_rate(fn, repeats: int) -> tuple[int, float, list[float]]:
+    """(cases of the best run, its cases/s, every run's cases/s)."""
+    runs = [fn() for _ in range(repeats)]
+    rates = [cases / seconds for cases, seconds in runs]
+    best = max(range(repeats), key=rates.__getitem__)
+    return runs[best][0], rates[best], rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each loop (>= 1)")
+    repeats = max(1, parser.parse_args().repeats)
+    specs = shipped_specs()
+    items = plan(specs, list(specs.operators), [DEFAULT_PRODUCT])
+    print(f"profile {PROFILE} on {DEFAULT_PRODUCT}: {len(items)} items, max_examples "
+          f"{PROFILES[PROFILE].max_examples}, seed {SEED}, best of {repeats}")
+    run_suite_once()  # warm-up: imports, spec loading and reference caches are paid once per process
+    suite_cases, suite_rate, suite_all = best_rate(run_suite_once, repeats)
+    bare_cases, bare_rate, bare_all = best_rate(run_bare_once, repeats)
+    print(f"suite (run_suite, report stats) : {suite_rate:8.1f} cases/s  ({suite_cases} cases; runs: "
+          f"{', '.join(f'{r:.1f}' for r in suite_all)})")
+    print(f"bare Hypothesis loop            : {bare_rate:8.1f} cases/s  ({bare_cases} cases; runs: "
+          f"{', '.join(f'{r:.1f}' for r in bare_all)})")
+    if suite_cases != bare_cases:
+        print(f"note: the loops counted different numbers of cases ({suite_cases} vs {bare_cases})")
+    ratio = suite_rate / bare_rate
+    verdict = "met" if ratio >= TARGET else "NOT met"
+    print(f"suite/bare                      : {ratio:8.2f}   (target >= {TARGET:.2f}: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
