@@ -1,11 +1,12 @@
 """The check families on single cases: what the judge records for good and bad backends."""
 from __future__ import annotations
 
+from helpers import kl_case, rp_case, t
+
 from conformance.backends.protocol import CallResult
 from conformance.backends.reference import ReferenceBackend
 from conformance.judge import Judge
 from conformance.strategies import Drawn
-from helpers import kl_case, rp_case, t
 
 
 class _Fixed:

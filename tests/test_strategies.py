@@ -3,11 +3,11 @@ the boundary phase holds every documented limit on both sides."""
 from __future__ import annotations
 
 import pytest
+from helpers import KL, RP
 from hypothesis import HealthCheck, given, settings
 
 from conformance.oracle import explain
 from conformance.strategies import boundary_cases, breakable, invalid_cases, valid_cases
-from helpers import KL, RP
 
 FAST = settings(max_examples=40, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -54,7 +54,7 @@ def test_invalid_cases_break_exactly_their_clause(specs, outcome):
     for api, product, clause in _items(specs, outcome):
         @settings(FAST, max_examples=15)
         @given(invalid_cases(specs, api, product, clause))
-        def check(drawn):
+        def check(drawn, clause=clause):
             assert _broken(explain(drawn.case, specs)) == {clause}
             assert drawn.target == clause
 
