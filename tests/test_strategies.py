@@ -49,16 +49,20 @@ def test_valid_cases_break_nothing(specs, api, product, dtype):
     assert seen == {True}
 
 
+def _breaks_exactly(specs, api, product, clause):
+    @settings(FAST, max_examples=15)
+    @given(invalid_cases(specs, api, product, clause))
+    def check(drawn):
+        assert _broken(explain(drawn.case, specs)) == {clause}
+        assert drawn.target == clause
+
+    return check
+
+
 @pytest.mark.parametrize("outcome", ["error", "unspecified"])
 def test_invalid_cases_break_exactly_their_clause(specs, outcome):
     for api, product, clause in _items(specs, outcome):
-        @settings(FAST, max_examples=15)
-        @given(invalid_cases(specs, api, product, clause))
-        def check(drawn, clause=clause):
-            assert _broken(explain(drawn.case, specs)) == {clause}
-            assert drawn.target == clause
-
-        check()
+        _breaks_exactly(specs, api, product, clause)()
 
 
 def test_every_coded_clause_has_a_strategy(specs):
