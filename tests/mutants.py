@@ -231,7 +231,8 @@ class RejectsEmpty(_Mutant):
     name = "mutant-rejects-empty"
 
     def call(self, api, args):
-        if any(isinstance(v, Tensor) and v.array.size == 0 for v in args.values()):
+        empty = any(isinstance(v, Tensor) and v.array.size == 0 for v in args.values())
+        if empty and self.valid(api, args):
             return CallResult(INVALID, PHASE_WORKSPACE)
         return super().call(api, args)
 
