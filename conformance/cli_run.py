@@ -31,6 +31,9 @@ def add_parsers(sub: Any) -> None:
     run.add_argument("-n", "--numprocesses", default=None, help="parallel workers (pytest-xdist)")
     run.add_argument("-k", dest="keyword", default=None, help="only items matching (pytest -k)")
     run.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failing item")
+    run.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic parts of the "
+                     "items (merge the reports with conformance merge)")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     run.set_defaults(func=run_command)
     replay = sub.add_parser("replay", help="rerun a saved failing case: FIXED or STILL FAILING")
     replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
@@ -41,7 +44,7 @@ def add_parsers(sub: Any) -> None:
 
 def pytest_args(args: argparse.Namespace) -> list[str]:
     out = [str(SUITE_DIR), "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
-           "-q", "--tb=no", "-rN", "--conformance-backend", args.backend,
+           "-p", "no:terminal", "--conformance-backend", args.backend,
            "--conformance-profile", args.profile, "--conformance-seed", str(args.seed),
            "--conformance-report-dir", str(args.report_dir)]
     for p in args.product:
@@ -56,6 +59,10 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         out += ["-k", args.keyword]
     if args.exitfirst:
         out.append("-x")
+    if getattr(args, "shard", None):
+        out += ["--conformance-shard", args.shard]
+    if not getattr(args, "quiet", True) and sys.stderr.isatty():
+        out.append("--conformance-progress")
     return out
 
 
@@ -63,7 +70,7 @@ def run_command(args: argparse.Namespace) -> int:
     import pytest
 
     resolve(shipped_specs(), args.backend, args.product, args.op, args.profile, args.seed,
-            args.max_examples, args.report_dir)  # usage errors exit 2 before pytest starts
+            args.max_examples, args.report_dir, args.shard)  # usage errors exit 2 before pytest starts
     rc = pytest.main(pytest_args(args))
     report_path = Path(args.report_dir) / "report.json"
     if rc in (2, 3, 4) or not report_path.is_file():
@@ -76,6 +83,10 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"  replay: {f['replay']}")
     for err in report["errors"]:
         print(f"ERROR {err['item']}: {err['error']}", file=sys.stderr)
+    stats = report["stats"]
+    print(f"conformance: {report['outcome']} — {stats['items']} items, {stats['cases']} cases, "
+          f"{stats['findings']} finding(s), {stats['cases_per_second']} cases/s; "
+          f"reports in {report_path.parent}")
     if report["errors"]:
         return 2
     return 0 if report["outcome"] == "conformant" else 1

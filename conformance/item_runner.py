@@ -65,7 +65,7 @@ def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
     seen: set[tuple[str, str]] = set()
     for i, drawn in enumerate(boundary_cases(specs, item.api, item.product)):
         verdict = judge.judge(drawn)
-        record.add(verdict.checks, verdict.observations)
+        record.add(verdict.checks, verdict.observations, verdict.ratios)
         fresh = [f for f in verdict.findings if (f.clause, f.kind) not in seen]
         seen.update((f.clause, f.kind) for f in fresh)
         verdict.findings = fresh  # one counterexample per clause and kind is enough to act on
@@ -93,7 +93,7 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
     @given(_strategy(item, specs))
     def body(drawn: Drawn) -> None:
         verdict = judge.judge(drawn, families)
-        record.add(verdict.checks, verdict.observations)
+        record.add(verdict.checks, verdict.observations, verdict.ratios)
         if verdict.findings:
             last[:] = [(drawn, verdict)]
             raise _CaseFailed

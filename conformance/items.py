@@ -58,3 +58,12 @@ def not_applicable(specs: SpecSet, apis: list[str], products: list[str]) -> list
                 source = spec.unsupported.get(product)
                 out.append((spec.api, product, source.quote if source else "not listed"))
     return out
+
+
+def shard_of(items: list[Item], shard: tuple[int, int] | None) -> list[Item]:
+    """The K-th of N parts of the plan: every N-th item, so each part mixes operators and kinds.
+    Depends only on the plan (specs, operators, products), never on timing or -k."""
+    if shard is None:
+        return items
+    k, n = shard
+    return [item for i, item in enumerate(items) if i % n == k - 1]

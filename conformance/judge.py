@@ -33,6 +33,7 @@ class Verdict:
     checks: list[Check] = field(default_factory=list)
     observations: list[tuple[str, str]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    ratios: list[tuple[str, float]] = field(default_factory=list)  # (dtype, worst error/bound)
     materialized: Materialized | None = None
 
 
@@ -149,6 +150,8 @@ class _Run:
     def numerics(self, m: Materialized, goldens: dict[str, Any]) -> None:
         for name, golden in goldens.items():
             v = self.verdict_of(m, name, golden)
+            if v.judged:
+                self.verdict.ratios.append((m.metas[name].dtype, v.worst_ratio))
             self.record(self.owner("numerics"), "numerics", v.ok, v.message, numerics=v.to_json())
 
     def determinism(self, first: Materialized) -> None:

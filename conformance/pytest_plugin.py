@@ -14,8 +14,9 @@ import pytest
 from . import journal
 from .errors import ConformanceError
 from .item_runner import RunSettings, run_item
-from .items import Item, plan
+from .items import Item, plan, shard_of
 from .judge import Judge
+from .progress import RunProgress
 from .report_files import write_reports
 from .report_json import build_report
 from .results import ItemRecord
@@ -24,6 +25,7 @@ from .spec_loader import shipped_specs
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _STARTED = pytest.StashKey[float]()
+_ACTIVE: dict[str, RunProgress] = {}  # the controller's live progress (logreport gets no config)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -35,6 +37,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-seed", type=int, default=0, help="seed of every item")
     group.addoption("--conformance-max-examples", type=int, default=None, help="examples per item")
     group.addoption("--conformance-report-dir", default="reports", help="where reports go")
+    group.addoption("--conformance-shard", default=None, help="K/N: run the K-th of N parts")
+    group.addoption("--conformance-progress", action="store_true", help="live progress (rich)")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -46,7 +50,8 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         cfg, backend = resolve(shipped_specs(), opt.conformance_backend, opt.conformance_product,
                                opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
-                               opt.conformance_max_examples, opt.conformance_report_dir)
+                               opt.conformance_max_examples, opt.conformance_report_dir,
+                               opt.conformance_shard)
     except ConformanceError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_CONFIG] = cfg
@@ -58,7 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "conformance_item" in metafunc.fixturenames:
         cfg = metafunc.config.stash[_CONFIG]
-        items = plan(shipped_specs(), list(cfg.apis), list(cfg.products))
+        items = shard_of(plan(shipped_specs(), list(cfg.apis), list(cfg.products)), cfg.shard)
         metafunc.parametrize("conformance_item", items, ids=[i.id for i in items])
 
 
@@ -75,12 +80,14 @@ class Session:
             self.judges[product] = Judge(backend_for(self.cfg.backend, product), self.specs, product)
         return self.judges[product]
 
-    def run(self, item: Item) -> None:
+    def run(self, item: Item, node: pytest.Item) -> None:
         try:
             record = run_item(item, self.judge(item.product), self.specs, self.settings)
         except Exception as exc:  # noqa: BLE001 - the item cannot run: record why, fail the item
             record = _error_record(item, exc)
         journal.append(self.cfg.report_dir, self.worker, record)
+        node.user_properties.append(("conformance", [item.api, item.product, record.cases,
+                                                     len(record.findings)]))
         if record.error:
             pytest.fail(f"{item.id} could not run: {record.error}", pytrace=False)
         if record.findings:
@@ -99,10 +106,30 @@ def conformance_session(request: pytest.FixtureRequest) -> Session:
     return Session(request.config.stash[_CONFIG], worker)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    config = session.config
+    if config.option.conformance_progress and not _is_worker(config):
+        items = [i.callspec.params["conformance_item"] for i in session.items if hasattr(i, "callspec")]
+        _ACTIVE["progress"] = RunProgress(items)
+        _ACTIVE["progress"].start()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    progress = _ACTIVE.get("progress")
+    if progress is None or report.when != "call":
+        return
+    for key, value in report.user_properties:
+        if key == "conformance":
+            progress.item_done(*value)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     if _is_worker(config) or _CONFIG not in config.stash:
         return
+    progress = _ACTIVE.pop("progress", None)
+    if progress is not None:
+        progress.stop()
     cfg = config.stash[_CONFIG]
     seconds = time.perf_counter() - config.stash[_STARTED]
     report = build_report(journal.read_meta(cfg.report_dir), journal.read_records(cfg.report_dir),

@@ -37,6 +37,9 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "results": results,
         "findings": findings,
         "observations": _observations(records),
+        "numerics": _numerics(records),
+        "clauses": meta.get("clauses", {}),
+        "dtypes": meta.get("dtypes", {}),
         "errors": errors,
         "items": [{"item": r.item, "outcome": r.outcome, "cases": r.cases,
                    "seconds": round(r.seconds, 3), "error": r.error} for r in records],
@@ -68,6 +71,16 @@ def _per_kind(records: list[ItemRecord]) -> dict[str, dict[str, int]]:
             entry["checks"] += n
             entry["failed"] += n if outcome == "fail" else 0
     return out
+
+
+def _numerics(records: list[ItemRecord]) -> list[dict[str, Any]]:
+    """Per (api, dtype): how many cases had their worst error/bound ratio in each log2 bin."""
+    merged: dict[tuple[str, str], Counter] = {}
+    for r in records:
+        for (dtype, b), n in r.numerics.items():
+            merged.setdefault((r.api, dtype), Counter())[b] += n
+    return [{"api": a, "dtype": d, "bins": {str(b): n for b, n in sorted(c.items())}}
+            for (a, d), c in sorted(merged.items())]
 
 
 def _observations(records: list[ItemRecord]) -> list[dict[str, Any]]:

@@ -5,12 +5,25 @@ Everything here is plain data with a JSON form, because test items may run in ot
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 KINDS = ("status", "numerics", "determinism", "inputs-unchanged", "output-untouched-on-error",
          "out-of-bounds-write", "crash", "timeout", "unspecified")
+
+
+RATIO_BINS = tuple(range(-24, 5))  # log2 of error/bound; -25 collects exact results
+
+
+def ratio_bin(ratio: float) -> int:
+    """The histogram bin of a case's worst error-to-bound ratio: floor(log2), clamped to the bins."""
+    if not ratio > 0:
+        return RATIO_BINS[0] - 1
+    if not math.isfinite(ratio):
+        return RATIO_BINS[-1]
+    return max(RATIO_BINS[0], min(RATIO_BINS[-1], math.floor(math.log2(ratio))))
 
 
 @dataclass
@@ -54,16 +67,19 @@ class ItemRecord:
     error: str | None = None  # the item could not run (a spec or adapter problem)
     checks: Counter = field(default_factory=Counter)  # (clause, kind, outcome) -> cases
     observations: Counter = field(default_factory=Counter)  # (clause, behaviour) -> cases
+    numerics: Counter = field(default_factory=Counter)  # (dtype, ratio bin) -> cases, see ratio_bin
     findings: list[Finding] = field(default_factory=list)
 
     @property
     def outcome(self) -> str:
         return "error" if self.error else "fail" if self.findings else "pass"
 
-    def add(self, checks: list[Check], observations: list[tuple[str, str]]) -> None:
+    def add(self, checks: list[Check], observations: list[tuple[str, str]],
+            ratios: list[tuple[str, float]] = ()) -> None:
         self.cases += 1
         self.checks.update((c.clause, c.kind, c.outcome) for c in checks)
         self.observations.update(observations)
+        self.numerics.update((dtype, ratio_bin(r)) for dtype, r in ratios)
 
     def to_json(self) -> dict[str, Any]:
         return {"item": self.item, "api": self.api, "product": self.product, "subject": self.subject,
@@ -71,6 +87,7 @@ class ItemRecord:
                 "outcome": self.outcome, "error": self.error,
                 "checks": [[c, k, o, n] for (c, k, o), n in sorted(self.checks.items())],
                 "observations": [[c, b, n] for (c, b), n in sorted(self.observations.items())],
+                "numerics": [[d, b, n] for (d, b), n in sorted(self.numerics.items())],
                 "findings": [f.to_json() for f in self.findings]}
 
     @classmethod
@@ -79,5 +96,6 @@ class ItemRecord:
                      data["cases"], data["seconds"], data.get("error"))
         record.checks = Counter({(c, k, o): n for c, k, o, n in data["checks"]})
         record.observations = Counter({(c, b): n for c, b, n in data["observations"]})
+        record.numerics = Counter({(d, b): n for d, b, n in data.get("numerics", [])})
         record.findings = [Finding(**f) for f in data["findings"]]
         return record

@@ -23,11 +23,13 @@ class RunConfig:
     seed: int
     max_examples: int
     report_dir: Path
+    shard: tuple[int, int] | None = None  # (K, N): the K-th of N deterministic parts, 1-based
 
     def meta(self, specs: SpecSet, backend: Any) -> dict[str, Any]:
         """What the run records when it starts (the report's header)."""
         data = asdict(self)
         data["report_dir"] = str(self.report_dir)
+        data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
         data["backend"] = {"spec": self.backend, "name": str(getattr(backend, "name", "")),
                            "version": str(getattr(backend, "version", "") or ""),
                            "product": getattr(backend, "product", None)}
@@ -35,12 +37,25 @@ class RunConfig:
         data["tool"] = {"name": "aclnn-conformance", "version": __version__}
         data["started"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         data["not_applicable"] = not_applicable(specs, list(self.apis), list(self.products))
+        data["clauses"] = {api: [_clause(c) for c in specs.operator(api).constraints] for api in self.apis}
+        data["dtypes"] = {api: {p: _dtypes(specs.operator(api), p) for p in self.products}
+                          for api in self.apis}
         return data
+
+
+def _dtypes(spec: Any, product: str) -> list[str]:
+    return spec.dtypes_for(product, spec.params_of("tensor")[0]) if product in spec.products else []
+
+
+def _clause(c: Any) -> dict[str, Any]:
+    return {"id": c.id, "kind": c.kind, "outcome": c.outcome, "doc": c.source.doc,
+            "quote": c.source.quote, "checks": list(c.checks)}
 
 
 def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | None = None,
             ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
-            max_examples: int | None = None, report_dir: str | Path = "reports") -> tuple[RunConfig, Any]:
+            max_examples: int | None = None, report_dir: str | Path = "reports",
+            shard: str | None = None) -> tuple[RunConfig, Any]:
     """Validate the options (``UsageError`` naming the argument) and load the backend once."""
     if profile not in PROFILES:
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
@@ -61,8 +76,17 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
     if max_examples is not None and max_examples < 1:
         raise UsageError(f"--max-examples {max_examples}: must be at least 1")
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
-                    Path(report_dir))
+                    Path(report_dir), _shard(shard))
     return cfg, instance
+
+
+def _shard(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    k, _, n = str(text).partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise UsageError(f"--shard {text}: expected K/N with 1 <= K <= N (e.g. 2/4)")
+    return int(k), int(n)
 
 
 def backend_for(spec: str, product: str) -> Any:

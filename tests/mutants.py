@@ -20,7 +20,7 @@ from conformance.tensor import Tensor
 
 RP = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"
-NULLPTR, INVALID = 161001, 161002
+INVALID = 161002  # ACLNN_ERR_PARAM_INVALID
 
 
 class _Mutant(ReferenceBackend):
@@ -51,11 +51,6 @@ class _Mutant(ReferenceBackend):
         return CallResult(0, PHASE_EXECUTE)
 
 
-def _replace_input(args: dict[str, Any], name: str, array: np.ndarray) -> dict[str, Any]:
-    """``args`` with input ``name`` replaced by a private (contiguous) copy holding ``array``."""
-    return {**args, name: Tensor(array, dtype_name=args[name].dtype_name)}
-
-
 # -- values ------------------------------------------------------------------------------------
 class SwappedLeftRight(_Mutant):
     """RP-VALUES: reads padding as (right, left, ...) — the W-axis padding order is swapped."""
@@ -81,7 +76,8 @@ class DropsCorner(_Mutant):
         left, _, top, _, front, _ = args["padding"]
         grad = args["gradOutput"].array.copy()
         grad[..., :front, :top, :left] = 0
-        return super().call(api, _replace_input(args, "gradOutput", grad))
+        copy = Tensor(grad, dtype_name=args["gradOutput"].dtype_name)  # a private, dense copy
+        return super().call(api, {**args, "gradOutput": copy})
 
 
 class BatchmeanBySelfDim0(_Mutant):
@@ -96,6 +92,17 @@ class BatchmeanBySelfDim0(_Mutant):
         shape = args["self"].array.shape
         summed = self.golden(api, {**args, "reduction": 2})
         return self.store(args, {"out": summed["out"] / (shape[0] if shape else 1)})
+
+
+class BatchmeanByNumel(_Mutant):
+    """KL-VALUES: batchmean divides by numel(B) (as mean does) instead of B[0]."""
+
+    name = "mutant-batchmean-numel"
+
+    def call(self, api, args):
+        if api == KL and args["reduction"] == 3:
+            args = {**args, "reduction": 1}
+        return super().call(api, args)
 
 
 class IgnoresLogTarget(_Mutant):
@@ -150,11 +157,8 @@ class HalfAccumulation(_Mutant):
         if grad is None or grad.dtype.itemsize != 2 or not self.valid(api, args) or min(args["padding"]) < 0:
             return super().call(api, args)
         x = np.ascontiguousarray(grad)
-        pads = args["padding"]
-        for axis, (before, n) in zip((-1, -2, -3), ((pads[0], args["self"].shape[-1]),
-                                                   (pads[2], args["self"].shape[-2]),
-                                                   (pads[4], args["self"].shape[-3]))):
-            x = _fold_axis(x, axis, before, n)
+        for axis, before in zip((-1, -2, -3), args["padding"][::2]):  # left, top, front
+            x = _fold_axis(x, axis, before, args["self"].shape[axis])
         args["gradInput"].array[...] = x
         return CallResult(0, PHASE_EXECUTE)
 

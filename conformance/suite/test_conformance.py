@@ -1,5 +1,5 @@
 """One parametrised test: every conformance item of the run (see conformance/items.py)."""
 
 
-def test_item(conformance_item, conformance_session):
-    conformance_session.run(conformance_item)
+def test_item(conformance_item, conformance_session, request):
+    conformance_session.run(conformance_item, request.node)
