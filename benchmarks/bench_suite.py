@@ -8,8 +8,10 @@ Run from the repository root:  PYTHONPATH=. python benchmarks/bench_suite.py [--
 (b) the bare loop: for every item of the quick profile (conformance/items.py ``plan``), the same
     strategy (``valid_cases`` or ``invalid_cases``) under the same Hypothesis settings and per-item
     seed as conformance/item_runner.py, so it draws the same examples; each example is materialised
-    and passed once to ``ReferenceBackend.call``: no oracle, no checks, no pytest. Boundary items are
-    a plain loop over ``boundary_cases`` (the suite does not use Hypothesis for them either).
+    and passed once to ``ReferenceBackend.call``: no judge (no oracle call of its own, no checks, no
+    golden run, no second call), no pytest, no journal or reports. The reference backend still asks
+    the oracle inside ``call``, and ``invalid_cases`` still filters with it, as in the suite. Boundary
+    items are a plain loop over ``boundary_cases`` (the suite does not use Hypothesis for them either).
 
 Counting: one judged example (a Hypothesis example, or one boundary case) is one case, in both.
 The suite calls the backend twice per valid case in determinism items (and runs the reference once

@@ -53,10 +53,10 @@ def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSe
         finding.item = item.id
         finding.details["case"] = shapes_of(drawn.case.args)
         finding.details["origin"] = drawn.origin
-        path = cfg.report_dir / "cases" / f"{slug(name)}.yaml"
+        path = cfg.report_dir.resolve() / "cases" / f"{slug(name)}.yaml"
         finding.replay = f"conformance replay {path} --backend {cfg.replay_backend}"
-        finding.case_file = str(save_case(cfg.report_dir, name, drawn, verdict.materialized, finding,
-                                          specs))
+        saved = save_case(cfg.report_dir.resolve(), name, drawn, verdict.materialized, finding, specs)
+        finding.case_file = str(saved)
         record.findings.append(finding)
 
 
@@ -93,10 +93,11 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
     @given(_strategy(item, specs))
     def body(drawn: Drawn) -> None:
         verdict = judge.judge(drawn, families)
-        record.add(verdict.checks, verdict.observations, verdict.ratios)
         if verdict.findings:
             last[:] = [(drawn, verdict)]
             raise _CaseFailed
+        if not last:  # once a failure is found, the remaining calls are shrink attempts: not counted
+            record.add(verdict.checks, verdict.observations, verdict.ratios)
 
     try:
         body()
@@ -104,4 +105,5 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
         if not last:
             raise
         drawn, verdict = last[0]
+        record.add(verdict.checks, verdict.observations, verdict.ratios)  # the shrunk counterexample
         _keep(item, drawn, verdict, specs, cfg, record)

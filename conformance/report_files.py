@@ -25,7 +25,8 @@ def _findings_of(report: dict[str, Any], row: dict[str, Any]) -> list[dict[str, 
 def junit_xml(report: dict[str, Any]) -> bytes:
     rows = report["results"]
     suite = ET.Element("testsuite", name=f"conformance[{report['backend'].get('name', '')}]",
-                       tests=str(len(rows)), failures=str(sum(r["outcome"] == "fail" for r in rows)),
+                       tests=str(len(rows) + len(report["errors"])),
+                       failures=str(sum(r["outcome"] == "fail" for r in rows)),
                        errors=str(len(report["errors"])),
                        skipped=str(sum(r["outcome"] == "not-applicable" for r in rows)),
                        time=str(report["stats"]["seconds"]))
@@ -34,7 +35,7 @@ def junit_xml(report: dict[str, Any]) -> bytes:
                              name=f"{row['clause']}:{row['kind']}")
         if row["outcome"] == "fail":
             found = _findings_of(report, row)
-            text = "\n".join(f"{f['message']}\n  replay: {f['replay']}" for f in found)
+            text = "\n".join(f"{f['message']}\n  replay: {f['replay'] or '(none)'}" for f in found)
             first = found[0]["message"] if found else f"{row['failed']} failing case(s)"
             ET.SubElement(case, "failure", message=first[:500]).text = text
         elif row["outcome"] == "not-applicable":
@@ -64,7 +65,8 @@ def summary_markdown(report: dict[str, Any]) -> str:
              f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · seed "
              f"`{report['seed']}` · {stats['cases']} cases in {stats['seconds']:.1f} s "
              f"({stats['cases_per_second']} cases/s) · spec {report['spec'].get('version')} "
-             f"({report['spec'].get('digest')})", "",
+             f"({report['spec'].get('digest')})" + (f" · shard {report['shard']}" if report.get("shard")
+                                                     else ""), "",
              "| operator | product | pass | fail | unspecified | not applicable |",
              "|---|---|---:|---:|---:|---:|"]
     groups: dict[tuple[str, str], dict[str, int]] = {}
@@ -80,7 +82,8 @@ def summary_markdown(report: dict[str, Any]) -> str:
         for f in report["findings"]:
             message = f["message"].replace("|", "\\|").replace("\n", " ")
             lines.append(f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {message} |")
-        lines += ["", "Replay:", "", "```"] + [f["replay"] for f in report["findings"]] + ["```"]
+        replays = [f["replay"] for f in report["findings"] if f["replay"]]
+        lines += ["", "Replay:", "", "```", *replays, "```"]
     for err in report["errors"]:
         lines += ["", f"**Error** in `{err['item']}`: {err['error']}"]
     return "\n".join(lines) + "\n"

@@ -6,7 +6,7 @@ from typing import Any
 
 from .results import KINDS, ItemRecord
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float) -> dict[str, Any]:
@@ -17,14 +17,16 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
     results = _results(records) + [
         {"api": a, "product": p, "clause": "*", "kind": "*", "cases": 0, "failed": 0, "observed": 0,
          "outcome": "not-applicable", "reason": reason} for a, p, reason in meta.get("not_applicable", [])]
+    results.sort(key=lambda r: (r["api"], r["product"], r["clause"], r["kind"]))
     outcome = "nonconformant" if findings or errors else "conformant"
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": meta.get("tool", {}),
         "outcome": outcome,
         "backend": meta["backend"],
-        "products": meta["products"],
-        "apis": meta["apis"],
+        "products": list(meta["products"]),
+        "apis": list(meta["apis"]),
+        "shard": meta.get("shard"),
         "profile": meta["profile"],
         "seed": meta["seed"],
         "max_examples": meta["max_examples"],

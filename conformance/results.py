@@ -19,10 +19,10 @@ RATIO_BINS = tuple(range(-24, 5))  # log2 of error/bound; -25 collects exact res
 
 def ratio_bin(ratio: float) -> int:
     """The histogram bin of a case's worst error-to-bound ratio: floor(log2), clamped to the bins."""
-    if not ratio > 0:
-        return RATIO_BINS[0] - 1
-    if not math.isfinite(ratio):
+    if math.isnan(ratio) or math.isinf(ratio):
         return RATIO_BINS[-1]
+    if ratio <= 0:
+        return RATIO_BINS[0] - 1
     return max(RATIO_BINS[0], min(RATIO_BINS[-1], math.floor(math.log2(ratio))))
 
 
