@@ -220,3 +220,11 @@ def test_kl_batchmean_uses_self_batch_not_broadcast_batch(backend):
     args = kl_args(np.ones((1,), np.float32), self_, target, 3, False)
     assert backend.call(KL, args) == OK
     np.testing.assert_allclose(args["out"].array, np.full((1, 3), -8, np.float32))  # document: -2
+
+
+def test_negative_padding_crop_reaches_torch():
+    from conformance.backends.torch_backend import pad_reads_outside
+
+    assert not pad_reads_outside((1, 1, 4, 4, 3), (1, 1, 4, 4, 4))  # a crop: torch checks it itself
+    assert pad_reads_outside((2, 1, 4, 4, 4), (1, 1, 4, 4, 4))      # batch dim: torch would not
+    assert pad_reads_outside((1, 4, 4, 4), (1, 1, 4, 4, 4))

@@ -74,10 +74,9 @@ def torch_call(fn: Any, *args: Any) -> CallResult:
 
 
 def pad_reads_outside(grad_shape: tuple[int, ...], self_shape: tuple[int, ...]) -> bool:
-    """True where torch could index outside gradOutput: it trusts gradOutput's leading dims."""
-    if len(grad_shape) != len(self_shape) or grad_shape[:-3] != self_shape[:-3]:
-        return True
-    return any(g < s for g, s in zip(grad_shape[-3:], self_shape[-3:]))
+    """True where torch could index outside gradOutput: it trusts gradOutput's rank and leading dims
+    (the last three it checks against self and padding itself, negative padding included)."""
+    return len(grad_shape) != len(self_shape) or grad_shape[:-3] != self_shape[:-3]
 
 
 def replication_pad3d_backward(args: dict[str, Any]) -> CallResult:
