@@ -5,7 +5,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_explain, cli_run
+from . import cli_compare, cli_explain, cli_run
 from .errors import ConformanceError
 
 
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cli_run.add_parsers(sub)
     cli_explain.add_parsers(sub)
+    cli_compare.add_parsers(sub)
     return parser
 
 

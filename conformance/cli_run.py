@@ -34,6 +34,8 @@ def add_parsers(sub: Any) -> None:
     run.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic parts of the "
                      "items (merge the reports with conformance merge)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    run.add_argument("--waivers", default=None, help="YAML file of known, accepted non-conformances: "
+                     "waived findings are reported but do not fail the run")
     run.set_defaults(func=run_command)
     replay = sub.add_parser("replay", help="rerun a saved failing case: FIXED or STILL FAILING")
     replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
@@ -59,6 +61,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         out += ["-k", args.keyword]
     if args.exitfirst:
         out.append("-x")
+    if getattr(args, "waivers", None):
+        out += ["--conformance-waivers", str(args.waivers)]
     if getattr(args, "shard", None):
         out += ["--conformance-shard", args.shard]
     if not getattr(args, "quiet", True) and sys.stderr.isatty():
@@ -70,7 +74,7 @@ def run_command(args: argparse.Namespace) -> int:
     import pytest
 
     resolve(shipped_specs(), args.backend, args.product, args.op, args.profile, args.seed,
-            args.max_examples, args.report_dir, args.shard)  # usage errors exit 2 before pytest starts
+            args.max_examples, args.report_dir, args.shard, args.waivers)  # usage errors: exit 2 here
     rc = pytest.main(pytest_args(args))
     report_path = Path(args.report_dir) / "report.json"
     if rc in (2, 3, 4) or not report_path.is_file():
@@ -79,6 +83,10 @@ def run_command(args: argparse.Namespace) -> int:
     if report["stats"]["items"] == 0:
         raise UsageError("no test item was selected (check -k, --op and --product)")
     for f in report["findings"]:
+        if "waived" in f:
+            print(f"WAIVED {f['kind']} {f['clause']} [{f['api']} on {f['product']}]: "
+                  f"{f['waived']['reason']} (until {f['waived']['expires']})")
+            continue
         print(f"FAIL {f['kind']} {f['clause']} [{f['api']} on {f['product']}]: {f['message']}")
         print(f"  replay: {f['replay']}")
     for err in report["errors"]:
@@ -87,6 +95,10 @@ def run_command(args: argparse.Namespace) -> int:
     print(f"conformance: {report['outcome']} — {stats['items']} items, {stats['cases']} cases, "
           f"{stats['findings']} finding(s), {stats['cases_per_second']} cases/s; "
           f"reports in {report_path.parent}")
+    for w in report.get("waivers", {}).get("expired", []):
+        print(f"EXPIRED WAIVER {w.get('source', '')}: {w.get('clause')} (expired {w.get('expires')})")
+    for w in report.get("waivers", {}).get("stale", []):
+        print(f"STALE WAIVER {w.get('source', '')}: {w.get('clause')} matched nothing")
     if report["errors"]:
         return 2
     return 0 if report["outcome"] == "conformant" else 1

@@ -6,6 +6,7 @@ Loaded by ``conformance/suite/conftest.py``; run it directly with
 """
 from __future__ import annotations
 
+import datetime as dt
 import os
 import time
 
@@ -22,6 +23,7 @@ from .report_json import build_report
 from .results import ItemRecord
 from .run_config import RunConfig, backend_for, resolve
 from .spec_loader import shipped_specs
+from .waivers import apply_waivers, load_waivers
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _STARTED = pytest.StashKey[float]()
@@ -39,6 +41,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-report-dir", default="reports", help="where reports go")
     group.addoption("--conformance-shard", default=None, help="K/N: run the K-th of N parts")
     group.addoption("--conformance-progress", action="store_true", help="live progress (rich)")
+    group.addoption("--conformance-waivers", default=None, help="YAML file of accepted findings")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -51,7 +54,7 @@ def pytest_configure(config: pytest.Config) -> None:
         cfg, backend = resolve(shipped_specs(), opt.conformance_backend, opt.conformance_product,
                                opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
                                opt.conformance_max_examples, opt.conformance_report_dir,
-                               opt.conformance_shard)
+                               opt.conformance_shard, opt.conformance_waivers)
     except ConformanceError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_CONFIG] = cfg
@@ -134,6 +137,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     seconds = time.perf_counter() - config.stash[_STARTED]
     report = build_report(journal.read_meta(cfg.report_dir), journal.read_records(cfg.report_dir),
                           seconds)
+    if cfg.waivers is not None:
+        report = apply_waivers(report, load_waivers(cfg.waivers, shipped_specs().vocabulary),
+                               dt.date.today())
     paths = write_reports(cfg.report_dir, report)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:

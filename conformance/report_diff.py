@@ -25,7 +25,7 @@ def _run_info(report: dict[str, Any]) -> dict[str, Any]:
     backend = report.get("backend", {})
     return {"backend": backend.get("spec"), "backend_name": backend.get("name"),
             "backend_version": backend.get("version"), "profile": report.get("profile"),
-            "seed": report.get("seed"), "spec": dict(report.get("spec", {})),
+            "seed": report.get("seed"), "shard": report.get("shard"), "spec": dict(report.get("spec", {})),
             "outcome": report.get("outcome"), "started": report.get("started"),
             "cases": report.get("stats", {}).get("cases"), "findings": len(report.get("findings", []))}
 
@@ -78,10 +78,9 @@ def diff_reports(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             "regressions": regressions, "fixes": fixes, "changed": changed,
             "new_findings": new_findings, "gone_findings": gone_findings,
             "only_old": only_old, "only_new": only_new,
-            "counts": {name: 0 for name in ()} | {
-                "regressions": len(regressions), "fixes": len(fixes), "changed": len(changed),
-                "new_findings": len(new_findings), "gone_findings": len(gone_findings),
-                "only_old": len(only_old), "only_new": len(only_new)}}
+            "counts": {"regressions": len(regressions), "fixes": len(fixes), "changed": len(changed),
+                       "new_findings": len(new_findings), "gone_findings": len(gone_findings),
+                       "only_old": len(only_old), "only_new": len(only_new)}}
 
 
 def _warnings(d: dict[str, Any]) -> list[str]:
@@ -102,7 +101,8 @@ def _spec(info: dict[str, Any]) -> str:
 
 def _describe_run(info: dict[str, Any]) -> str:
     version = f" {info['backend_version']}" if info.get("backend_version") else ""
-    return (f"backend {info['backend']}{version}, profile {info['profile']}, seed {info['seed']}, "
+    shard = f", shard {info['shard']}" if info.get("shard") else ""
+    return (f"backend {info['backend']}{version}, profile {info['profile']}, seed {info['seed']}{shard}, "
             f"spec {_spec(info)}, {info['outcome']}, {info['cases']} cases, {info['findings']} finding(s)"
             + (f", started {info['started']}" if info.get("started") else ""))
 

@@ -38,6 +38,11 @@ def junit_xml(report: dict[str, Any]) -> bytes:
             text = "\n".join(f"{f['message']}\n  replay: {f['replay'] or '(none)'}" for f in found)
             first = found[0]["message"] if found else f"{row['failed']} failing case(s)"
             ET.SubElement(case, "failure", message=first[:500]).text = text
+        elif row["outcome"] == "waived":
+            found = [f for f in _findings_of(report, row) if "waived" in f]
+            why = "; ".join(f"waived: {f['waived']['reason']} (until {f['waived']['expires']})"
+                            for f in found[:1]) or "waived"
+            ET.SubElement(case, "skipped", message=why[:500])
         elif row["outcome"] == "not-applicable":
             ET.SubElement(case, "skipped", message=row.get("reason", "not applicable"))
         elif row["outcome"] == "unspecified":
@@ -67,20 +72,23 @@ def summary_markdown(report: dict[str, Any]) -> str:
              f"({stats['cases_per_second']} cases/s) · spec {report['spec'].get('version')} "
              f"({report['spec'].get('digest')})" + (f" · shard {report['shard']}" if report.get("shard")
                                                      else ""), "",
-             "| operator | product | pass | fail | unspecified | not applicable |",
-             "|---|---|---:|---:|---:|---:|"]
+             "| operator | product | pass | fail | waived | unspecified | not applicable |",
+             "|---|---|---:|---:|---:|---:|---:|"]
     groups: dict[tuple[str, str], dict[str, int]] = {}
     for row in report["results"]:
         g = groups.setdefault((row["api"], row["product"]), {})
         g[row["outcome"]] = g.get(row["outcome"], 0) + 1
     for (api, product), g in sorted(groups.items()):
         lines.append(f"| {api} | {product} | {g.get('pass', 0)} | {g.get('fail', 0)} | "
-                     f"{g.get('unspecified', 0)} | {'yes' if g.get('not-applicable') else ''} |")
+                     f"{g.get('waived', 0)} | {g.get('unspecified', 0)} | "
+                     f"{'yes' if g.get('not-applicable') else ''} |")
     if report["findings"]:
         lines += ["", "### Findings", "", "| operator | product | clause | kind | message |",
                   "|---|---|---|---|---|"]
         for f in report["findings"]:
             message = f["message"].replace("|", "\\|").replace("\n", " ")
+            if "waived" in f:
+                message = f"(waived: {f['waived']['reason']}) {message}"
             lines.append(f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {message} |")
         replays = [f["replay"] for f in report["findings"] if f["replay"]]
         lines += ["", "Replay:", "", "```", *replays, "```"]

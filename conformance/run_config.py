@@ -12,6 +12,7 @@ from .errors import UsageError
 from .items import not_applicable
 from .profiles import DEFAULT_PRODUCT, PROFILES
 from .spec_model import SpecSet
+from .waivers import load_waivers
 
 
 @dataclass(frozen=True)
@@ -24,11 +25,13 @@ class RunConfig:
     max_examples: int
     report_dir: Path
     shard: tuple[int, int] | None = None  # (K, N): the K-th of N deterministic parts, 1-based
+    waivers: Path | None = None  # accepted non-conformances (conformance/waivers.py)
 
     def meta(self, specs: SpecSet, backend: Any) -> dict[str, Any]:
         """What the run records when it starts (the report's header)."""
         data = asdict(self)
         data["report_dir"] = str(self.report_dir)
+        data["waivers"] = str(self.waivers) if self.waivers else None
         data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
         data["backend"] = {"spec": self.backend, "name": str(getattr(backend, "name", "")),
                            "version": str(getattr(backend, "version", "") or ""),
@@ -55,7 +58,7 @@ def _clause(c: Any) -> dict[str, Any]:
 def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | None = None,
             ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
             max_examples: int | None = None, report_dir: str | Path = "reports",
-            shard: str | None = None) -> tuple[RunConfig, Any]:
+            shard: str | None = None, waivers: str | Path | None = None) -> tuple[RunConfig, Any]:
     """Validate the options (``UsageError`` naming the argument) and load the backend once."""
     if profile not in PROFILES:
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
@@ -75,8 +78,10 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
     apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
     if max_examples is not None and max_examples < 1:
         raise UsageError(f"--max-examples {max_examples}: must be at least 1")
+    if waivers is not None:
+        load_waivers(waivers, specs.vocabulary)  # a bad waiver file stops the run before it starts
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
-                    Path(report_dir), _shard(shard))
+                    Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None)
     return cfg, instance
 
 

@@ -99,3 +99,34 @@ def test_replay_of_a_bad_case_file_exits_2(tmp_path, capsys):
     bad.write_text("api: aclnnKlDivBackward\nargs: {self: 3}\n")
     assert main(["replay", str(bad)]) == 2
     assert "bad.yaml" in capsys.readouterr().err
+
+
+def test_waivers_accept_a_known_finding_until_they_expire(tmp_path, capsys):
+    backend = tmp_path / "wrong_null.py"
+    backend.write_text(WRONG_NULL)
+    waivers = tmp_path / "waivers.yaml"
+    base = ["--backend", f"{backend}:WrongNullCode", "--profile", "quick", "--op",
+            "aclnnReplicationPad3dBackward", "-k", "RP-NULL", "--waivers", str(waivers)]
+    waivers.write_text("waivers:\n  - clause: RP-NULL\n    kind: status\n    reason: fixed in 8.1\n"
+                       "    expires: 2999-01-01\n  - clause: RP-DTYPE\n    reason: unused\n"
+                       "    expires: 2999-01-01\n")
+    rc, out = _run(capsys, *base, "--report-dir", str(tmp_path / "a"))
+    assert rc == 0, out.out[-2000:]
+    assert "WAIVED status RP-NULL" in out.out and "fixed in 8.1 (until 2999-01-01)" in out.out
+    assert "STALE WAIVER" in out.out and "RP-DTYPE matched nothing" in out.out
+    report = json.loads((tmp_path / "a" / "report.json").read_text())
+    assert report["outcome"] == "conformant" and all("waived" in f for f in report["findings"])
+    assert [r["outcome"] for r in report["results"] if r["clause"] == "RP-NULL"] == ["waived"]
+    assert "| aclnnReplicationPad3dBackward | atlas-a2 |" in (tmp_path / "a" / "summary.md").read_text()
+
+    waivers.write_text(waivers.read_text().replace("2999-01-01", "2020-01-01", 1))
+    rc, out = _run(capsys, *base, "--report-dir", str(tmp_path / "b"))
+    assert rc == 1 and "EXPIRED WAIVER" in out.out and "FAIL status RP-NULL" in out.out
+
+
+def test_bad_waiver_file_exits_2_before_the_run(tmp_path, capsys):
+    waivers = tmp_path / "w.yaml"
+    waivers.write_text("waivers:\n  - clause: RP-NULL\n    expires: 2999-01-01\n")
+    rc, out = _run(capsys, "--waivers", str(waivers), "--report-dir", str(tmp_path))
+    assert rc == 2 and "w.yaml" in out.err and "reason" in out.err
+    assert not (tmp_path / "report.json").exists()

@@ -1,0 +1,214 @@
+"""Merge report documents (shards of one run, or runs of one backend on different products) into one.
+
+The result has the format of docs/report-format.md and is what a single run over the union of the
+inputs' items would have written, except:
+
+- ``stats.seconds`` is the **sum** of the inputs' ``stats.seconds`` (machine time, not wall time: the
+  shards may have run in parallel), and ``cases_per_second`` is recomputed from it;
+- ``started`` is the earliest input's;
+- ``tool`` and ``backend`` are the first input's (``backend.product`` becomes null when the inputs
+  disagree on it); a ``shard`` key, if the inputs have one, becomes null;
+- waivers are dropped (``waivers`` and every finding's ``waived``): apply them again to the merge.
+
+The inputs must agree on ``schema_version``, ``spec`` (version and digest), ``backend.spec``, ``seed``,
+``profile`` and ``max_examples``, and must not share an item id (results would count its cases
+twice); otherwise ``UsageError`` names the input that differs.
+"""
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import UsageError
+from .results import KINDS
+
+Key = tuple[str, str, str, str]
+
+_MUST_AGREE = (("schema_versions", lambda r: r.get("schema_version"), "schema_version"),
+               ("spec versions", lambda r: r.get("spec", {}).get("version"), "spec.version"),
+               ("spec digests", lambda r: r.get("spec", {}).get("digest"), "spec.digest"),
+               ("backends", lambda r: r.get("backend", {}).get("spec"), "backend.spec"),
+               ("seeds", lambda r: r.get("seed"), "seed"),
+               ("profiles", lambda r: r.get("profile"), "profile"),
+               ("max_examples values", lambda r: r.get("max_examples"), "max_examples"))
+
+_REQUIRED = ("schema_version", "backend", "products", "apis", "profile", "seed", "spec", "stats",
+             "results", "findings", "observations", "errors", "items")
+
+
+def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None = None) -> dict[str, Any]:
+    """One report from ``reports`` (at least one); ``names`` (e.g. file names) label them in errors."""
+    if not reports:
+        raise UsageError("nothing to merge: give at least one report")
+    names = list(names) if names is not None else [f"report {i + 1}" for i in range(len(reports))]
+    if len(names) != len(reports):
+        raise ValueError("names must label every report")
+    _check(reports, names)
+    first = reports[0]
+    results = _results(reports)
+    findings = [_unwaived(f) for r in reports for f in r["findings"]]
+    items, errors = _items(reports)
+    cases = sum(r["stats"]["cases"] for r in reports)
+    seconds = round(sum(r["stats"]["seconds"] for r in reports), 3)
+    merged: dict[str, Any] = {
+        "schema_version": first["schema_version"],
+        "tool": dict(first.get("tool", {})),
+        "outcome": "nonconformant" if findings or errors else "conformant",
+        "backend": _backend(reports),
+        "products": _union(r["products"] for r in reports),
+        "apis": _union(r["apis"] for r in reports),
+        "profile": first["profile"],
+        "seed": first["seed"],
+        "max_examples": first.get("max_examples"),
+        "spec": dict(first["spec"]),
+        "started": min((r["started"] for r in reports if r.get("started")), default=None),
+        "stats": {"cases": cases, "seconds": seconds,
+                  "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
+                  "items": len(items), "items_failed": sum(i["outcome"] != "pass" for i in items),
+                  "findings": len(findings), "per_kind": _per_kind(reports)},
+        "results": results,
+        "findings": findings,
+        "observations": _observations(reports),
+        "numerics": _numerics(reports),
+        "clauses": _dict_union(r.get("clauses", {}) for r in reports),
+        "dtypes": _dict_union(r.get("dtypes", {}) for r in reports),
+        "errors": errors,
+        "items": items,
+    }
+    if any("shard" in r for r in reports):
+        merged["shard"] = None
+    return {k: merged[k] for k in _order(first, merged)}
+
+
+def _order(first: dict[str, Any], merged: dict[str, Any]) -> list[str]:
+    """The first input's key order, then any key it lacked (a report without numerics, say)."""
+    keys = [k for k in first if k in merged]
+    return keys + [k for k in merged if k not in keys]
+
+
+def _check(reports: Sequence[dict[str, Any]], names: Sequence[str]) -> None:
+    for report, name in zip(reports, names):
+        if not isinstance(report, dict):
+            raise UsageError(f"{name}: not a report (expected a JSON object, got {type(report).__name__})")
+        missing = [k for k in _REQUIRED if k not in report]
+        if missing:
+            raise UsageError(f"{name}: not a report.json (missing {', '.join(missing)})")
+    for label, get, field in _MUST_AGREE:
+        want = get(reports[0])
+        for report, name in zip(reports[1:], names[1:]):
+            if get(report) != want:
+                raise UsageError(f"cannot merge reports of different {label}: {name} has {field} "
+                                 f"{get(report)!r}, {names[0]} has {want!r}")
+    _check_disjoint(reports, names)
+
+
+def _check_disjoint(reports: Sequence[dict[str, Any]], names: Sequence[str]) -> None:
+    """Refuse inputs that ran the same item: their result rows would count its cases twice."""
+    owner: dict[str, str] = {}
+    for report, name in zip(reports, names):
+        overlap = sorted(i["item"] for i in report["items"] if i["item"] in owner)
+        if overlap:
+            other = owner[overlap[0]]
+            raise UsageError(f"{name} and {other} both ran {len(overlap)} item(s), e.g. {overlap[0]}: "
+                             "merge disjoint shards or product runs (the same report or shard twice "
+                             "would count its cases twice)")
+        owner.update((i["item"], name) for i in report["items"])
+
+
+def _backend(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    backend = dict(reports[0]["backend"])
+    if len({r["backend"].get("product") for r in reports}) > 1:
+        backend["product"] = None
+    return backend
+
+
+def _union(lists: Any) -> list[str]:
+    out: list[str] = []
+    for values in lists:
+        out += [v for v in values if v not in out]
+    return out
+
+
+def _key(row: dict[str, Any]) -> Key:
+    return row["api"], row["product"], row["clause"], row["kind"]
+
+
+def _results(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows summed per key; not-applicable rows once, and only if no input checked that (api, product)."""
+    tally: dict[Key, Counter] = {}
+    not_applicable: dict[tuple[str, str], dict[str, Any]] = {}
+    for report in reports:
+        for row in report["results"]:
+            if row["outcome"] == "not-applicable":
+                not_applicable.setdefault((row["api"], row["product"]), dict(row))
+                continue
+            c = tally.setdefault(_key(row), Counter())
+            c.update({"cases": row["cases"], "failed": row["failed"], "observed": row["observed"]})
+    checked = {(api, product) for api, product, _, _ in tally}
+    rows = []
+    for (api, product, clause, kind), c in sorted(tally.items()):
+        outcome = "fail" if c["failed"] else "unspecified" if c["observed"] else "pass"
+        rows.append({"api": api, "product": product, "clause": clause, "kind": kind, "cases": c["cases"],
+                     "failed": c["failed"], "observed": c["observed"], "outcome": outcome})
+    return rows + [row for ap, row in not_applicable.items() if ap not in checked]
+
+
+def _unwaived(finding: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(finding)
+    out.pop("waived", None)
+    return out
+
+
+def _items(reports: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Items by id, sorted (ids are unique: ``_check_disjoint``); errors in input order."""
+    items = {item["item"]: dict(item) for report in reports for item in report["items"]}
+    errors = [dict(err) for report in reports for err in report["errors"]]
+    return [items[k] for k in sorted(items)], errors
+
+
+def _per_kind(reports: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    out = {k: {"checks": 0, "failed": 0} for k in KINDS}
+    for report in reports:
+        for kind, entry in report["stats"].get("per_kind", {}).items():
+            total = out.setdefault(kind, {"checks": 0, "failed": 0})
+            total["checks"] += entry["checks"]
+            total["failed"] += entry["failed"]
+    return out
+
+
+def _observations(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    merged: Counter = Counter()
+    for report in reports:
+        for o in report["observations"]:
+            merged[(o["api"], o["product"], o["clause"], o["behaviour"])] += o["cases"]
+    return [{"api": a, "product": p, "clause": c, "behaviour": b, "cases": n}
+            for (a, p, c, b), n in sorted(merged.items())]
+
+
+def _numerics(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    merged: dict[tuple[str, str], Counter] = {}
+    for report in reports:
+        for entry in report.get("numerics", []):
+            merged.setdefault((entry["api"], entry["dtype"]), Counter()).update(
+                {int(b): n for b, n in entry["bins"].items()})
+    return [{"api": a, "dtype": d, "bins": {str(b): n for b, n in sorted(c.items())}}
+            for (a, d), c in sorted(merged.items())]
+
+
+def _dict_union(dicts: Any) -> dict[str, Any]:
+    """Keys of every input, recursively for nested dicts; a non-dict value is the first input's
+    (the inputs share the spec digest, so the same key has the same value)."""
+    out: dict[str, Any] = {}
+    for d in dicts:
+        _update(out, d)
+    return out
+
+
+def _update(out: dict[str, Any], new: dict[str, Any]) -> None:
+    for key, value in new.items():
+        if key not in out:
+            out[key] = copy.deepcopy(value)
+        elif isinstance(out[key], dict) and isinstance(value, dict):
+            _update(out[key], value)
