@@ -5,7 +5,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_compare, cli_explain, cli_run
+from . import cli_compare, cli_explain, cli_report, cli_run
 from .errors import ConformanceError
 
 
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_run.add_parsers(sub)
     cli_explain.add_parsers(sub)
     cli_compare.add_parsers(sub)
+    cli_report.add_parsers(sub)
     return parser
 
 

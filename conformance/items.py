@@ -6,6 +6,7 @@ that are observed, never failed; ``boundary`` runs the deterministic first phase
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 from .judge import FAMILIES
@@ -61,9 +62,9 @@ def not_applicable(specs: SpecSet, apis: list[str], products: list[str]) -> list
 
 
 def shard_of(items: list[Item], shard: tuple[int, int] | None) -> list[Item]:
-    """The K-th of N parts of the plan: every N-th item, so each part mixes operators and kinds.
-    Depends only on the plan (specs, operators, products), never on timing or -k."""
+    """The K-th of N parts of the plan, by a hash of each item's id (a position modulo N would put
+    every item of one family in the same part). Depends only on the ids, never on timing or -k."""
     if shard is None:
         return items
     k, n = shard
-    return [item for i, item in enumerate(items) if i % n == k - 1]
+    return [item for item in items if zlib.crc32(item.id.encode()) % n == k - 1]

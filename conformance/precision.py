@@ -150,6 +150,7 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     ok, err = ok | ~judged, np.where(judged, err, 0.0)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         ratio = np.where(judged, err / bound, 0.0)
+        ratio = np.where(~ok & judged & ~np.isfinite(ratio), np.inf, ratio)  # inf/inf of a wrong inf
         mag = np.abs(g)
         rel = np.where(judged, err / np.maximum(np.where(np.isfinite(mag), mag, 1.0), float(fo.tiny)), 0.0)
         ulp = np.where(judged, err / _spacing(np.where(np.isfinite(mag), mag, 0.0), fo), 0.0)

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from . import journal
+from .cli_report import write_html
 from .errors import ConformanceError
 from .item_runner import RunSettings, run_item
 from .items import Item, plan, shard_of
@@ -141,6 +142,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         report = apply_waivers(report, load_waivers(cfg.waivers, shipped_specs().vocabulary),
                                dt.date.today())
     paths = write_reports(cfg.report_dir, report)
+    paths["html"] = write_html(cfg.report_dir, report)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.ensure_newline()

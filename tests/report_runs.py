@@ -21,13 +21,15 @@ atexit.register(shutil.rmtree, _ROOT, ignore_errors=True)
 
 
 @cache
-def _run(backend: str, keyword: str | None, products: tuple[str, ...]) -> dict[str, Any]:
-    name = f"{backend.rsplit(':', 1)[-1]}-{keyword or 'all'}-{'+'.join(products)}".replace(" ", "_")
+def _run(backend: str, keyword: str | None, products: tuple[str, ...],
+         shard: str | None) -> dict[str, Any]:
+    name = f"{backend.rsplit(':', 1)[-1]}-{keyword or 'all'}-{'+'.join(products)}-{shard}"
     return conformance.run_suite(backend, profile="quick", ops=[KL], products=list(products), max_examples=5,
-                                 seed=0, report_dir=_ROOT / name, keyword=keyword)
+                                 seed=0, report_dir=_ROOT / name.replace(" ", "_").replace("/", "of"),
+                                 keyword=keyword, shard=shard)
 
 
 def run(backend: str = MUTANT, keyword: str | None = None,
-        products: tuple[str, ...] = ("atlas-a2",)) -> dict[str, Any]:
+        products: tuple[str, ...] = ("atlas-a2",), shard: str | None = None) -> dict[str, Any]:
     """The report of a quick KL run (5 examples per item), a fresh copy each call."""
-    return copy.deepcopy(_run(backend, keyword, tuple(products)))
+    return copy.deepcopy(_run(backend, keyword, tuple(products), shard))

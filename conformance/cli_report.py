@@ -1,0 +1,72 @@
+"""``conformance report REPORT.json [-o FILE]``: the HTML page of a run's report, and ``write_html``,
+which a run calls to leave ``report.html`` beside ``report.json``."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .errors import UsageError
+from .report_html import render_html
+
+HTML_NAME = "report.html"
+#: Keys the page cannot do without; every other key of report.json is optional for it.
+REQUIRED = {"outcome": str, "results": list}
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("report", help="render a report.json as one self-contained HTML page")
+    p.add_argument("report", help="a report.json written by conformance run")
+    p.add_argument("-o", "--output", default=None,
+                   help=f"the HTML file to write (default: {HTML_NAME} beside the JSON)")
+    p.set_defaults(func=report_command)
+
+
+def report_command(args: argparse.Namespace) -> int:
+    source = Path(args.report)
+    report = load_report(source)
+    target = Path(args.output) if args.output else source.with_name(HTML_NAME)
+    try:
+        html = render_html(report)
+    except (KeyError, TypeError, ValueError, AttributeError, jinja2.UndefinedError) as exc:
+        # a hand-edited or foreign file: say so, naming it, instead of a traceback
+        raise UsageError(f"not a conformance report ({type(exc).__name__}: {exc})",
+                         file=str(source)) from None
+    try:
+        target.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write the HTML report: {exc.strerror or exc}", file=str(target)) from None
+    print(f"wrote {target}")
+    return 0
+
+
+def write_html(report_dir: Path, report: dict[str, Any]) -> Path:
+    """Write ``report_dir/report.html`` for ``report`` (the document of report.json); its path."""
+    path = Path(report_dir) / HTML_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_html(report), encoding="utf-8")
+    return path
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    """The parsed report; a ``UsageError`` naming the file if it is missing or not a report."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError("no such file", file=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the report: {getattr(exc, 'strerror', None) or exc}",
+                         file=str(path)) from None
+    try:
+        report = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
+    if not isinstance(report, dict):
+        raise UsageError("not a conformance report (expected a JSON object)", file=str(path))
+    for key, kind in REQUIRED.items():
+        if not isinstance(report.get(key), kind):
+            raise UsageError(f"not a conformance report (no {key!r} {kind.__name__})", file=str(path))
+    return report

@@ -1,0 +1,390 @@
+"""Render a report document (``report.json``) as one self-contained HTML page for people.
+
+The page (template ``templates/report.html.j2``) has inline CSS and inline SVG only: no script, no
+fetch. Everything it shows is computed here into plain dicts, so the template only lays it out:
+
+- the header: verdict, backend, products, seed, profile, spec, date, duration, cases;
+- the compliance matrix (table ``#compliance-matrix``): one row per documented clause, in spec order
+  per operator, one column per product; each cell has ``data-state`` (``pass``, ``fail``,
+  ``unspecified``, ``not-applicable``, ``not-run``) and ``data-cases`` (the checks of its result rows,
+  summed over the kinds);
+- per operator a dtype x product table (``#dtypes-<operator>``) from the valid-case items;
+- every failing clause with its findings and counterexamples;
+- the numerics histograms (inline SVG bar charts of ``report["numerics"]``);
+- the unspecified observations and the item errors.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from typing import Any
+
+import jinja2
+
+from .results import RATIO_BINS
+
+TEMPLATE = "report.html.j2"
+DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
+EXACT_BIN = RATIO_BINS[0] - 1  # the bin of exact results (ratio 0)
+BINS = (EXACT_BIN, *RATIO_BINS)
+LABELS = {"pass": "pass", "fail": "fail", "unspecified": "unspecified", "not-applicable": "not applicable",
+          "not-run": "not run", "not-documented": "not documented", "error": "error"}
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """The HTML page of ``report`` (a parsed report.json)."""
+    return _environment().get_template(TEMPLATE).render(**view(report))
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("conformance", "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.filters["num"] = fmt_number
+    env.filters["value"] = fmt_value
+    env.globals["LABELS"] = LABELS
+    return env
+
+
+def view(report: dict[str, Any]) -> dict[str, Any]:
+    """Everything the template shows, computed from the report."""
+    products = list(report.get("products") or sorted({r["product"] for r in report.get("results", [])}))
+    apis = _apis(report)
+    matrix = clause_matrix(report, apis, products)
+    return {"r": report, "header": header(report, products), "products": products, "matrix": matrix,
+            "totals": _totals(matrix, products), "dtype_tables": dtype_tables(report, apis, products),
+            "failing": failing_clauses(report, matrix), "charts": numerics_charts(report, apis),
+            "observations": observations(report), "errors": list(report.get("errors") or [])}
+
+
+def slug(*parts: str) -> str:
+    return "-".join(re.sub(r"[^A-Za-z0-9_.]+", "-", p).strip("-") for p in parts)
+
+
+def _apis(report: dict[str, Any]) -> list[str]:
+    seen = dict.fromkeys([*(report.get("apis") or []), *(report.get("clauses") or {})])
+    seen.update(dict.fromkeys(r["api"] for r in report.get("results", [])))
+    return list(seen)
+
+
+# -- header ------------------------------------------------------------------------------------
+def header(report: dict[str, Any], products: list[str]) -> dict[str, Any]:
+    stats = report.get("stats") or {}
+    backend = report.get("backend") or {}
+    spec = report.get("spec") or {}
+    return {"outcome": report.get("outcome", "unknown"),
+            "backend": backend.get("name") or backend.get("spec") or "?",
+            "backend_version": backend.get("version") or "", "backend_spec": backend.get("spec") or "",
+            "products": products, "seed": report.get("seed"), "profile": report.get("profile"),
+            "max_examples": report.get("max_examples"), "spec_version": spec.get("version", ""),
+            "spec_digest": spec.get("digest", ""), "started": fmt_date(report.get("started")),
+            "duration": fmt_duration(stats.get("seconds")), "cases": stats.get("cases", 0),
+            "item_count": stats.get("items", len(report.get("items") or [])),
+            "findings": stats.get("findings", len(report.get("findings") or [])),
+            "errors": len(report.get("errors") or []), "shard": report.get("shard"),
+            "tool": report.get("tool") or {}}
+
+
+def fmt_date(text: str | None) -> str:
+    if not text:
+        return ""
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if when.tzinfo is not None:
+        when = when.astimezone(dt.timezone.utc)
+        return when.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return when.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def fmt_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+# -- the compliance matrix ---------------------------------------------------------------------
+def _aggregate(report: dict[str, Any]) -> tuple[dict[tuple[str, str, str], dict[str, Any]],
+                                                dict[tuple[str, str], str]]:
+    """(api, product, clause) -> summed rows, and (api, product) -> not-applicable reason."""
+    cells: dict[tuple[str, str, str], dict[str, Any]] = {}
+    not_applicable: dict[tuple[str, str], str] = {}
+    for row in report.get("results", []):
+        if row["outcome"] == "not-applicable":
+            not_applicable[(row["api"], row["product"])] = row.get("reason", "")
+            continue
+        cell = cells.setdefault((row["api"], row["product"], row["clause"]),
+                                {"cases": 0, "failed": 0, "observed": 0, "kinds": []})
+        for key in ("cases", "failed", "observed"):
+            cell[key] += row[key]
+        cell["kinds"].append(row)
+    return cells, not_applicable
+
+
+def _cell(api: str, product: str, clause: str, agg: dict[str, Any] | None, na: str | None) -> dict[str, Any]:
+    base = {"api": api, "product": product, "clause": clause, "cases": 0, "failed": 0, "observed": 0,
+            "anchor": slug("fail", api, clause)}
+    if na is not None:
+        return {**base, "state": "not-applicable", "title": na or "not applicable"}
+    if agg is None:
+        return {**base, "state": "not-run", "title": "no case of this run checked this clause"}
+    state = "fail" if agg["failed"] else "unspecified" if agg["observed"] else "pass"
+    title = "; ".join(f"{k['kind']}: {k['cases']} checks, {k['failed']} failed"
+                      + (f", {k['observed']} observed" if k["observed"] else "") for k in agg["kinds"])
+    return {**base, "state": state, "cases": agg["cases"], "failed": agg["failed"],
+            "observed": agg["observed"], "title": title, "kinds": [k["kind"] for k in agg["kinds"]]}
+
+
+def clause_matrix(report: dict[str, Any], apis: list[str], products: list[str]) -> list[dict[str, Any]]:
+    """Per operator: its clauses in spec order (then any clause only the results name), with cells."""
+    cells, not_applicable = _aggregate(report)
+    clauses = report.get("clauses") or {}
+    groups = []
+    for api in apis:
+        documented = list(clauses.get(api, []))
+        known = {c["id"] for c in documented}
+        extra = sorted({c for (a, _, c) in cells if a == api and c not in known})
+        rows = [{**c, "documented": True} for c in documented] + [
+            {"id": c, "kind": "", "outcome": "", "doc": "", "quote": "", "checks": [], "documented": False}
+            for c in extra]
+        for row in rows:
+            row["cells"] = [_cell(api, p, row["id"], cells.get((api, p, row["id"])),
+                                  not_applicable.get((api, p))) for p in products]
+        na = {p: not_applicable[(api, p)] for p in products if (api, p) in not_applicable}
+        groups.append({"api": api, "rows": rows, "not_applicable": na})
+    return groups
+
+
+def _totals(matrix: list[dict[str, Any]], products: list[str]) -> list[dict[str, int]]:
+    totals = [dict.fromkeys(LABELS, 0) for _ in products]
+    for group in matrix:
+        for row in group["rows"]:
+            for i, cell in enumerate(row["cells"]):
+                totals[i][cell["state"]] += 1
+    return totals
+
+
+# -- dtypes x products -------------------------------------------------------------------------
+def _parse_items(report: dict[str, Any]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+    """(api, product, subject) -> its items, each with its family."""
+    out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for item in report.get("items") or []:
+        parts = item["item"].split("/")
+        if len(parts) != 4:
+            continue
+        api, product, subject, family = parts
+        out.setdefault((api, product, subject), []).append({**item, "family": family})
+    return out
+
+
+def _dtype_cell(items: list[dict[str, Any]] | None, documented: bool, na: str | None) -> dict[str, Any]:
+    if na is not None:
+        return {"state": "not-applicable", "cases": 0, "title": na or "not applicable", "families": []}
+    if not items:
+        state = "not-run" if documented else "not-documented"
+        title = "documented, but no item of this run ran it" if documented else \
+            "the documents do not allow this dtype on this product"
+        return {"state": state, "cases": 0, "title": title, "families": []}
+    outcomes = {i["outcome"] for i in items}
+    state = "fail" if "fail" in outcomes else "error" if "error" in outcomes else "pass"
+    title = "; ".join(f"{i['family']}: {i['outcome']}, {i['cases']} cases" for i in items)
+    if not documented:
+        title += " (dtype not documented for this product)"
+    bad = [i["family"] for i in items if i["outcome"] == state] if state != "pass" else []
+    return {"state": state, "cases": sum(i["cases"] for i in items), "title": title, "families": bad}
+
+
+def dtype_tables(report: dict[str, Any], apis: list[str], products: list[str]) -> list[dict[str, Any]]:
+    """Per operator: rows = dtypes (documented on some product), columns = products."""
+    items = _parse_items(report)
+    allowed = report.get("dtypes") or {}
+    clause_ids = {c["id"] for cs in (report.get("clauses") or {}).values() for c in cs}
+    _, not_applicable = _aggregate(report)
+    tables = []
+    for api in apis:
+        per_product = allowed.get(api, {})
+        dtypes = list(dict.fromkeys(d for p in products for d in per_product.get(p, [])))
+        dtypes += sorted({s for (a, p, s) in items if a == api and p in products and s not in dtypes
+                          and s != "boundary" and s not in clause_ids and "-" not in s})
+        rows = [{"dtype": d, "cells": [
+            {"product": p, **_dtype_cell(items.get((api, p, d)), d in per_product.get(p, []),
+                                         not_applicable.get((api, p)))} for p in products]}
+                for d in dtypes]
+        if rows:
+            tables.append({"api": api, "id": slug("dtypes", api), "rows": rows})
+    return tables
+
+
+# -- failing clauses ---------------------------------------------------------------------------
+def failing_clauses(report: dict[str, Any], matrix: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each failing clause (spec order) with its failing cells and its findings, laid out."""
+    out = []
+    for group in matrix:
+        for row in group["rows"]:
+            failed = [c for c in row["cells"] if c["state"] == "fail"]
+            if not failed:
+                continue
+            findings = [finding_view(f) for f in report.get("findings") or []
+                        if (f["api"], f["clause"]) == (group["api"], row["id"])]
+            seen: set[str] = set()
+            for f in findings:  # open the first counterexample of each product, fold the others
+                f["first"] = f["product"] not in seen
+                seen.add(f["product"])
+            out.append({"api": group["api"], "clause": row, "cells": failed, "findings": findings,
+                        "anchor": slug("fail", group["api"], row["id"])})
+    return out
+
+
+def finding_view(finding: dict[str, Any]) -> dict[str, Any]:
+    details = finding.get("details") or {}
+    extra = {k: v for k, v in details.items() if k not in ("case", "origin", "numerics")}
+    numerics = details.get("numerics")
+    return {**finding, "case": [(k, fmt_value(v)) for k, v in (details.get("case") or {}).items()],
+            "origin": details.get("origin", ""),
+            "extra": [(DETAIL_NAMES.get(k, k), fmt_value(v)) for k, v in extra.items()],
+            "numerics": numerics_view(numerics) if isinstance(numerics, dict) else None}
+
+
+def _float(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)  # "nan", "inf", "-inf"
+        except ValueError:
+            return None
+    return None
+
+
+def numerics_view(v: dict[str, Any]) -> dict[str, Any]:
+    """The worst element (actual, expected, |error| against its bound) and the CANN figures."""
+    ratio, bound = _float(v.get("worst_ratio")), _float(v.get("worst_bound"))
+    error = ratio * bound if ratio is not None and bound is not None else None
+    index = v.get("worst_index")
+    return {"index": "[" + ", ".join(str(i) for i in index) + "]" if isinstance(index, list) else "",
+            "actual": fmt_number(v.get("worst_actual"), None),
+            "expected": fmt_number(v.get("worst_expected"), None),
+            "error": fmt_number(error), "bound": fmt_number(v.get("worst_bound")),
+            "ratio": fmt_number(v.get("worst_ratio"), 4),
+            "over": error is not None and bound is not None and not error <= bound,
+            "judged": v.get("judged"), "max_abs_error": fmt_number(v.get("max_abs_error")),
+            "max_rel_error": fmt_number(v.get("max_rel_error")), "max_ulp": fmt_number(v.get("max_ulp")),
+            "mere": fmt_number(v.get("mere")), "mare": fmt_number(v.get("mare")),
+            "cann_ok": v.get("cann_ok"), "has_worst": v.get("worst_bound") is not None}
+
+
+def fmt_number(value: Any, digits: int | None = 6) -> str:
+    """Numbers as the report means them: ints exact, floats to ``digits`` significant digits (None:
+    the shortest text that reads back as the same float),
+    ``[re, im]`` as a complex number, the strings ``nan``/``inf`` as they are, null as a dash."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if digits is None or not math.isfinite(value) else f"{value:.{digits}g}"
+    if isinstance(value, list) and len(value) == 2:
+        re_, im = (_float(x) for x in value)
+        if re_ is not None and im is not None:
+            sign = "-" if im < 0 or (im == 0 and math.copysign(1, im) < 0) else "+"
+            return f"{fmt_number(re_, digits)}{sign}{fmt_number(abs(im), digits)}j"
+    return str(value)
+
+
+def fmt_value(value: Any) -> str:
+    """An argument of a case: strings as they are, everything else as JSON (null, true, [1, 2])."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+# -- numerics histograms -----------------------------------------------------------------------
+CHART = {"bar": 16, "gap": 2, "sep": 10, "left": 34, "top": 14, "plot": 90, "bottom": 34}
+
+
+def _bin_label(b: int) -> str:
+    if b == EXACT_BIN:
+        return "exact (error 0)"
+    if b == RATIO_BINS[0]:
+        return f"0 < error/bound < 2^{b + 1}"
+    if b == RATIO_BINS[-1]:
+        return f"error/bound ≥ 2^{b} (or not finite)"
+    return f"2^{b} ≤ error/bound < 2^{b + 1}"
+
+
+def _tick(b: int) -> str:
+    """Axis labels: "exact", every 4th bin, and the last (open) bin."""
+    if b == EXACT_BIN:
+        return "exact"
+    if b == RATIO_BINS[-1]:
+        return f"≥{b}"
+    return str(b) if b % 4 == 0 and b > RATIO_BINS[0] else ""
+
+
+def _x(i: int) -> float:
+    """Left edge of bar ``i``; the exact bin stands apart from the log2 bins."""
+    return CHART["left"] + i * (CHART["bar"] + CHART["gap"]) + (CHART["sep"] if i else 0)
+
+
+def _geometry(counts: list[int]) -> dict[str, Any]:
+    g = CHART
+    top = max(counts) or 1
+    base = g["top"] + g["plot"]
+    bars = []
+    for i, (b, n) in enumerate(zip(BINS, counts)):
+        h = 0.0 if n == 0 else max(1.5, g["plot"] * n / top)
+        bars.append({"bin": b, "n": n, "x": _x(i), "cx": _x(i) + g["bar"] / 2, "w": g["bar"],
+                     "h": round(h, 2), "y": round(base - h, 2), "label": _bin_label(b), "tick": _tick(b),
+                     "cls": "exact" if b == EXACT_BIN else "over" if b >= 0 else "under"})
+    right = _x(len(BINS) - 1) + g["bar"]
+    return {"bars": bars, "width": right + 8, "height": base + g["bottom"], "top": top,
+            "plot_top": g["top"], "base": base, "left": g["left"], "right": right,
+            "bound_x": _x(BINS.index(0)) - g["gap"] / 2}
+
+
+def _chart(api: str, dtype: str, bins: dict[str, int]) -> dict[str, Any]:
+    counts = dict.fromkeys(BINS, 0)
+    for key, n in bins.items():
+        b = int(key)
+        b = b if b in counts else (EXACT_BIN if b < EXACT_BIN else RATIO_BINS[-1])
+        counts[b] += int(n)
+    total = sum(counts.values())
+    over = sum(n for b, n in counts.items() if b >= 0)
+    inexact = [b for b, n in counts.items() if n and b != EXACT_BIN]
+    worst = max(inexact) if inexact else None
+    within = [b for b in inexact if b < 0]
+    return {"api": api, "dtype": dtype, "id": slug("numerics", api, dtype), "total": total,
+            "exact": counts[EXACT_BIN], "over": over, "worst": worst,
+            "worst_label": _bin_label(worst) if worst is not None else "",
+            "closest_within": max(within) if within else None, **_geometry(list(counts.values()))}
+
+
+def numerics_charts(report: dict[str, Any], apis: list[str]) -> list[dict[str, Any]]:
+    """Per operator, one chart per dtype (documented order first)."""
+    order = {api: list(dict.fromkeys(d for ds in (report.get("dtypes") or {}).get(api, {}).values()
+                                     for d in ds)) for api in apis}
+    groups = []
+    for api in apis:
+        entries = [e for e in report.get("numerics") or [] if e["api"] == api]
+        known = order.get(api, [])
+        entries.sort(key=lambda e: (known.index(e["dtype"]) if e["dtype"] in known else len(known),
+                                    e["dtype"]))
+        if entries:
+            groups.append({"api": api, "charts": [_chart(api, e["dtype"], e["bins"]) for e in entries]})
+    return groups
+
+
+# -- observations ------------------------------------------------------------------------------
+def observations(report: dict[str, Any]) -> list[dict[str, Any]]:
+    quotes = {(api, c["id"]): c.get("quote", "") for api, cs in (report.get("clauses") or {}).items()
+              for c in cs}
+    return [{**o, "quote": quotes.get((o["api"], o["clause"]), "")} for o in report.get("observations") or []]
+

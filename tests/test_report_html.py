@@ -1,0 +1,435 @@
+"""The HTML report (conformance/report_html.py, conformance/cli_report.py): the cells of the compliance
+matrix and the dtype tables, the failing clauses, the numerics charts, escaping, no network, and the
+page as headless Chromium sees it."""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import shutil
+import subprocess
+from collections import Counter
+from html.parser import HTMLParser
+
+import pytest
+
+from conformance import cli_report
+from conformance.errors import UsageError
+from conformance.report_html import render_html
+from conformance.report_json import build_report
+from conformance.results import Finding, ItemRecord
+from conformance.run_config import resolve
+
+KL = "aclnnKlDivBackward"
+RP = "aclnnReplicationPad3dBackward"
+A2 = "atlas-a2"
+INF = "atlas-inference"
+BACKEND = {"spec": "my_npu.py:Npu", "name": "my-npu", "version": "7.0.1", "product": None}
+PAD_MESSAGE = ("returned 0 (success), but should be 161002 (ACLNN_ERR_PARAM_INVALID) because RP-PAD-LIMIT: "
+               f"padding[0]=4 must be < self.shape[-1]=2 [{RP}(gradOutput=FLOAT[1,1,2,2,7], "
+               "self=FLOAT[1,1,2,2,2], padding=[4,1,0,0,0,0], gradInput=FLOAT[1,1,2,2,2])]")
+VALUES_MESSAGE = (f"gradInput[0, 0, 1, 0]=0.5, but should be 0.25 (|error| 0.25 > bound 0.0625, 4.0x) "
+                  f"[{RP}(gradOutput=FLOAT16[1,3,4,1], self=FLOAT16[1,2,3,1], padding=[0,0,1,0,1,0], "
+                  "gradInput=FLOAT16[1,2,3,1])]")
+VERDICT = {"ok": False, "judged": 6, "max_abs_error": 0.25, "max_rel_error": 1.0, "max_ulp": 2048.0,
+           "worst_index": [0, 0, 1, 0], "worst_actual": 0.5, "worst_expected": 0.25, "worst_bound": 0.0625,
+           "worst_ratio": 4.0, "mere": 0.0123, "mare": 1.0, "cann_ok": False, "message": VALUES_MESSAGE}
+ERROR = "TypeError: backend 'my-npu' returned None (NoneType)"
+
+
+def _finding(clause, kind, message, item, **details):
+    path = f"reports/cases/{item.replace('/', '_')}_{clause}_{kind}_0-0.yaml"
+    return Finding(item.split("/")[0], item.split("/")[1], clause, kind, message, item=item, case_file=path,
+                   replay=f"conformance replay {path} --backend {BACKEND['spec']}", details=details)
+
+
+def _record(item, cases, checks, *, observations=None, numerics=None, findings=(), error=None):
+    api, product, subject, family = item.split("/")
+    record = ItemRecord(item, api, product, subject, family, cases=cases, seconds=0.1, error=error)
+    record.checks = Counter(checks)
+    record.observations = Counter(observations or {})
+    record.numerics = Counter(numerics or {})
+    record.findings = list(findings)
+    return record
+
+
+def records() -> list[ItemRecord]:
+    """RP-PAD-LIMIT and RP-VALUES fail on atlas-a2, RP-NONCONTIGUOUS and KL-REDUCTION are
+    unspecified, one KL item errors; RP is not applicable on atlas-inference (from the specs)."""
+    boundary = f"{RP}/{A2}/boundary/all"
+    pad_case = {"gradOutput": "FLOAT[1,1,2,2,7]", "self": "FLOAT[1,1,2,2,2]", "padding": [4, 1, 0, 0, 0, 0],
+                "gradInput": "FLOAT[1,1,2,2,2]"}
+    numerics = f"{RP}/{A2}/FLOAT16/numerics"
+    values_case = {"gradOutput": "FLOAT16[1,3,4,1]", "self": "FLOAT16[1,2,3,1]",
+                   "padding": [0, 0, 1, 0, 1, 0], "gradInput": "FLOAT16[1,2,3,1]"}
+    return [
+        _record(boundary, 12, {("RP-NULL", "status", "pass"): 4, ("RP-PAD-LIMIT", "status", "fail"): 3,
+                               ("RP-PAD-LIMIT", "status", "pass"): 2,
+                               ("RP-VALUES", "inputs-unchanged", "pass"): 6},
+                findings=[_finding("RP-PAD-LIMIT", "status", PAD_MESSAGE, boundary, case=pad_case,
+                                   origin="breaks RP-PAD-LIMIT (max)", status=0)]),
+        _record(numerics, 22, {("RP-VALUES", "numerics", "pass"): 20, ("RP-VALUES", "numerics", "fail"): 2},
+                numerics={("FLOAT16", -25): 5, ("FLOAT16", -3): 15, ("FLOAT16", 1): 2},
+                findings=[_finding("RP-VALUES", "numerics", VALUES_MESSAGE, numerics, case=values_case,
+                                   origin="valid FLOAT16", numerics=VERDICT)]),
+        _record(f"{RP}/{A2}/FLOAT/status", 10, {("RP-PHASE", "status", "pass"): 10}),
+        _record(f"{RP}/{A2}/RP-NONCONTIGUOUS/status", 7, {("RP-NONCONTIGUOUS", "unspecified", "observed"): 7},
+                observations={("RP-NONCONTIGUOUS", "accepted, differs from the reference"): 3,
+                              ("RP-NONCONTIGUOUS", "accepted, matches the reference"): 4}),
+        _record(f"{KL}/{A2}/KL-NULL/status", 33, {("KL-NULL", "status", "pass"): 33}),
+        _record(f"{KL}/{A2}/FLOAT/numerics", 25, {("KL-VALUES", "numerics", "pass"): 25},
+                numerics={("FLOAT", -25): 10, ("FLOAT", -20): 15}),
+        _record(f"{KL}/{INF}/FLOAT/numerics", 25, {("KL-VALUES", "numerics", "pass"): 25},
+                numerics={("FLOAT", -22): 25}),
+        _record(f"{KL}/{INF}/KL-REDUCTION/status", 9, {("KL-REDUCTION", "unspecified", "observed"): 9},
+                observations={("KL-REDUCTION", "rejected with 161002 (ACLNN_ERR_PARAM_INVALID)"): 9}),
+        _record(f"{KL}/{INF}/FLOAT16/determinism", 0, {}, error=ERROR),
+    ]
+
+
+@pytest.fixture(scope="module")
+def report(specs):
+    cfg, backend = resolve(specs, "reference", [A2, INF], profile="quick", seed=7)
+    meta = {**cfg.meta(specs, backend), "backend": BACKEND}  # the real clauses, dtypes, not-applicable
+    return build_report(meta, records(), 83.4)
+
+
+@pytest.fixture(scope="module")
+def html(report):
+    return render_html(report)
+
+
+# -- reading the page --------------------------------------------------------------------------
+class Page(HTMLParser):
+    """Every start tag with its attributes, the cells of each table (by the table's id), and the text."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.tables: list[str] = []
+        self.cells: dict[str, list[dict[str, str]]] = {}
+        self.text: list[str] = []
+        self.cell: dict[str, str] | None = None  # the state cell being read; its text goes to "_text"
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs}
+        self.tags.append((tag, a))
+        self.text.append(" ")
+        if tag == "table":
+            self.tables.append(a.get("id", ""))
+        elif tag == "td" and "data-state" in a and self.tables:
+            self.cell = {**a, "_text": ""}
+            self.cells.setdefault(self.tables[-1], []).append(self.cell)
+
+    def handle_endtag(self, tag):
+        self.text.append(" ")
+        if tag == "table" and self.tables:
+            self.tables.pop()
+        elif tag == "td":
+            self.cell = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self.cell is not None:
+            self.cell["_text"] += data
+
+    def cell_text(self, table: str, **match: str) -> str:
+        found = [c for c in self.cells[table] if all(c.get(f"data-{k}") == v for k, v in match.items())]
+        assert len(found) == 1, (table, match)
+        return re.sub(r"\s+", " ", found[0]["_text"]).strip()
+
+    def matrix(self) -> dict[tuple[str, str, str], tuple[str, int, int]]:
+        return {(c["data-api"], c["data-clause"], c["data-product"]):
+                (c["data-state"], int(c["data-cases"]), int(c["data-failed"]))
+                for c in self.cells["compliance-matrix"]}
+
+    def dtypes(self, api: str) -> dict[tuple[str, str], tuple[str, int]]:
+        return {(c["data-dtype"], c["data-product"]): (c["data-state"], int(c["data-cases"]))
+                for c in self.cells[f"dtypes-{api}"]}
+
+    def all_text(self) -> str:
+        return re.sub(r"\s+", " ", "".join(self.text))
+
+
+def fragment(html: str, start: str, end: str) -> str:
+    i = html.index(start)
+    return html[i:html.index(end, i)]
+
+
+def text(html_fragment: str) -> str:
+    return Page(html_fragment).all_text().strip()
+
+
+def case_table(html_fragment: str) -> dict[str, str]:
+    """The first counterexample table of a fragment: argument name -> value."""
+    table = fragment(html_fragment, '<table class="case">', "</table>")
+    names = [text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)]
+    values = [text(v) for v in re.findall(r"<td[^>]*>(.*?)</td>", table, re.S)]
+    return dict(zip(names, values, strict=True))
+
+
+def expected_matrix(report) -> dict[tuple[str, str, str], tuple[str, int, int]]:
+    """The matrix computed from the report's results rows, independently of the renderer."""
+    na = {(r["api"], r["product"]) for r in report["results"] if r["outcome"] == "not-applicable"}
+    tally: dict[tuple[str, str, str], list[int]] = {}
+    for r in report["results"]:
+        if r["outcome"] != "not-applicable":
+            t = tally.setdefault((r["api"], r["clause"], r["product"]), [0, 0, 0])
+            t[0], t[1], t[2] = t[0] + r["cases"], t[1] + r["failed"], t[2] + r["observed"]
+    out = {}
+    for api, clauses in report["clauses"].items():
+        for clause in clauses:
+            for product in report["products"]:
+                key = (api, clause["id"], product)
+                if (api, product) in na:
+                    out[key] = ("not-applicable", 0, 0)
+                elif key not in tally:
+                    out[key] = ("not-run", 0, 0)
+                else:
+                    cases, failed, observed = tally[key]
+                    out[key] = ("fail" if failed else "unspecified" if observed else "pass", cases, failed)
+    return out
+
+
+# -- the matrix --------------------------------------------------------------------------------
+def test_matrix_cells(html, report):
+    cells = Page(html).matrix()
+    assert cells[(RP, "RP-PAD-LIMIT", A2)] == ("fail", 5, 3)
+    assert cells[(RP, "RP-VALUES", A2)] == ("fail", 28, 2)  # inputs-unchanged 6 + numerics 22
+    assert cells[(RP, "RP-NULL", A2)] == ("pass", 4, 0)
+    assert cells[(RP, "RP-NONCONTIGUOUS", A2)] == ("unspecified", 7, 0)
+    assert cells[(KL, "KL-REDUCTION", INF)] == ("unspecified", 9, 0)
+    assert cells[(KL, "KL-REDUCTION", A2)] == ("not-run", 0, 0)
+    assert cells[(KL, "KL-VALUES", INF)] == ("pass", 25, 0)
+    rp_inference = {k: v for k, v in cells.items() if k[0] == RP and k[2] == INF}
+    assert rp_inference and set(rp_inference.values()) == {("not-applicable", 0, 0)}
+    assert cells == expected_matrix(report)
+
+
+def test_matrix_rows_are_the_clauses_in_spec_order(html, specs):
+    matrix = fragment(html, '<table id="compliance-matrix">', "</table>")
+    rows = [(a["data-api"], a["data-clause"]) for tag, a in Page(matrix).tags
+            if tag == "tr" and "data-clause" in a]
+    assert rows == [(api, c.id) for api in (KL, RP) for c in specs.operator(api).constraints]
+    quote = next(c.source.quote for c in specs.operator(RP).constraints if c.id == "RP-PAD-LIMIT")
+    row = fragment(html, 'data-clause="RP-PAD-LIMIT">', "</tr>")
+    assert quote in text(row)
+    headers = [a.get("data-product") for tag, a in Page(html).tags if tag == "th" and "data-product" in a]
+    assert headers == [A2, INF]
+    assert 'href="#fail-aclnnReplicationPad3dBackward-RP-PAD-LIMIT"' in row
+
+
+def test_not_applicable_reason_is_shown(html, report):
+    reason = next(r["reason"] for r in report["results"] if r["outcome"] == "not-applicable")
+    assert f"Not applicable on {INF}: {reason}" in Page(html).all_text()
+
+
+def test_dtype_tables(html):
+    page = Page(html)
+    rp, kl = page.dtypes(RP), page.dtypes(KL)
+    assert rp[("FLOAT16", A2)] == ("fail", 22)
+    assert rp[("FLOAT", A2)] == ("pass", 10)
+    assert rp[("DOUBLE", A2)] == ("not-run", 0)
+    assert {v for (d, p), v in rp.items() if p == INF} == {("not-applicable", 0)}
+    assert kl[("FLOAT", A2)] == ("pass", 25)
+    assert kl[("FLOAT16", INF)] == ("error", 0)
+    assert kl[("BFLOAT16", INF)] == ("not-documented", 0)  # BFLOAT16 is A2/A3 only
+    assert kl[("BFLOAT16", A2)] == ("not-run", 0)
+    assert [d for (d, p) in kl if p == A2] == ["FLOAT", "FLOAT16", "BFLOAT16"]
+
+
+def test_header(html):
+    head = text(fragment(html, '<header id="summary"', "</header>"))
+    for part in ("nonconformant", "my-npu 7.0.1", "atlas-a2, atlas-inference", "Seed 7", "Profile quick",
+                 "1 min 23 s", "Cases run 143 in 9 test items", "Findings 2, 1 item error(s)"):
+        assert part in head, part
+    assert re.search(r"Spec version \S+, digest [0-9a-f]{16}", head)
+    assert re.search(r"Started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", head)
+
+
+# -- failing clauses ---------------------------------------------------------------------------
+def test_failing_clauses_show_the_counterexample_and_replay(html, report):
+    ids = re.findall(r'<article class="failure" id="([^"]+)"', html)
+    assert ids == [f"fail-{RP}-RP-PAD-LIMIT", f"fail-{RP}-RP-VALUES"]
+    pad = text(fragment(html, f'id="fail-{RP}-RP-PAD-LIMIT"', "</article>"))
+    assert PAD_MESSAGE in pad and "breaks RP-PAD-LIMIT (max)" in pad
+    assert case_table(fragment(html, f'id="fail-{RP}-RP-PAD-LIMIT"', "</article>")) == {
+        "gradOutput": "FLOAT[1,1,2,2,7]", "self": "FLOAT[1,1,2,2,2]", "padding": "[4, 1, 0, 0, 0, 0]",
+        "gradInput": "FLOAT[1,1,2,2,2]", "status returned": "0"}
+    assert report["findings"][0]["replay"] in pad and "3 of 5 checks failed" in pad
+
+
+def test_numerics_finding_shows_the_worst_element_and_cann_figures(html, report):
+    values = text(fragment(html, f'id="fail-{RP}-RP-VALUES"', "</article>"))
+    assert "worst element [0, 0, 1, 0]" in values
+    assert "actual vs expected 0.5 vs 0.25" in values
+    assert "|error| vs bound 0.25 vs 0.0625 (4× the bound)" in values
+    assert "CANN MERE / MARE 0.0123 / 1 — outside the CANN thresholds" in values
+    assert "FLOAT16[1,3,4,1]" in values and report["findings"][1]["replay"] in values
+
+
+# -- numerics, observations, errors ------------------------------------------------------------
+def test_numerics_charts(html):
+    figures = {(a["data-api"], a["data-dtype"]): a for tag, a in Page(html).tags
+               if tag == "figure" and "data-dtype" in a}
+    assert set(figures) == {(RP, "FLOAT16"), (KL, "FLOAT")}
+    assert (figures[(RP, "FLOAT16")]["data-total"], figures[(RP, "FLOAT16")]["data-over"]) == ("22", "2")
+    chart = fragment(html, f'id="numerics-{RP}-FLOAT16"', "</figure>")
+    rects = [a for tag, a in Page(chart).tags if tag == "rect" and "data-bin" in a]
+    assert {int(a["data-bin"]): int(a["data-cases"]) for a in rects} == {-25: 5, -3: 15, 1: 2}
+    classes = {int(a["data-bin"]): a["class"] for a in rects}
+    assert classes == {-25: "bar exact", -3: "bar under", 1: "bar over"}
+    assert '<line class="bound"' in chart and ">bound</text>" in chart
+    assert "<svg" in chart and "</svg>" in chart
+
+
+def test_observations_and_errors(html):
+    rows = [(a["data-api"], a["data-product"], a["data-clause"], a["data-cases"])
+            for tag, a in Page(html).tags if tag == "tr" and "data-cases" in a]
+    assert rows == [(KL, INF, "KL-REDUCTION", "9"), (RP, A2, "RP-NONCONTIGUOUS", "3"),
+                    (RP, A2, "RP-NONCONTIGUOUS", "4")]
+    obs = text(fragment(html, '<section id="observations">', "</section>"))
+    assert "accepted, differs from the reference" in obs and "rejected with 161002" in obs
+    errors = text(fragment(html, '<section id="errors">', "</section>"))
+    assert f"{KL}/{INF}/FLOAT16/determinism" in errors and ERROR in errors
+
+
+def test_conformant_report_renders(specs):
+    cfg, backend = resolve(specs, "reference", [A2], profile="quick")
+    ok = build_report(cfg.meta(specs, backend), records()[2:3], 1.0)
+    html = render_html(ok)
+    assert ok["outcome"] == "conformant" and 'class="verdict conformant"' in html
+    assert "No clause failed." in Page(html).all_text()
+    assert Page(html).matrix()[(RP, "RP-PHASE", A2)] == ("pass", 10, 0)
+
+
+# -- escaping and no network -------------------------------------------------------------------
+HOSTILE = ('<img src="https://evil.example/x.png"> <script>fetch("http://evil.example")</script> '
+           '<a href="//evil.example">x</a> & "quotes"')
+
+
+def hostile_report(report):
+    bad = copy.deepcopy(report)
+    bad["findings"][0]["message"] = HOSTILE
+    bad["findings"][0]["details"]["case"]["self"] = HOSTILE
+    bad["observations"][0]["behaviour"] = HOSTILE
+    bad["clauses"][RP][0]["quote"] = HOSTILE
+    bad["backend"]["name"] = HOSTILE
+    return bad
+
+
+def test_everything_is_escaped(report):
+    html = render_html(hostile_report(report))
+    page = Page(html)
+    assert not {t for t, _ in page.tags} & {"script", "img"}
+    assert all(a["href"].startswith("#") for t, a in page.tags if t == "a")
+    assert html.count("&lt;img src=&#34;https://evil.example/x.png&#34;&gt;") >= 5
+    assert HOSTILE in page.all_text()
+
+
+URL_ATTRS = {"src", "href", "srcset", "action", "formaction", "poster", "data", "xlink:href", "background",
+             "cite", "longdesc", "manifest", "ping"}
+
+
+def test_no_network_fetches(html, report):
+    for page_html in (html, render_html(hostile_report(report))):
+        page = Page(page_html)
+        tags = {t for t, _ in page.tags}
+        assert not tags & {"script", "link", "iframe", "img", "object", "embed", "base", "audio", "video",
+                           "source", "image", "use"}
+        for tag, attrs in page.tags:
+            for name, value in attrs.items():
+                if name in URL_ATTRS:
+                    assert value.startswith("#"), (tag, name, value)  # in-page anchors only
+        assert not re.search(r"""(?i)(src|href)\s*=\s*["']?\s*(https?:)?//""", page_html)
+        style = fragment(page_html, "<style>", "</style>")
+        assert "url(" not in style and "@import" not in style
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+def _cli(argv):
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    cli_report.add_parsers(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli_writes_report_html_beside_the_json(tmp_path, report, capsys):
+    (tmp_path / "report.json").write_text(json.dumps(report, indent=2))
+    assert _cli(["report", str(tmp_path / "report.json")]) == 0
+    assert Page((tmp_path / "report.html").read_text()).matrix() == expected_matrix(report)
+    assert str(tmp_path / "report.html") in capsys.readouterr().out
+    out = tmp_path / "elsewhere" / "page.html"
+    out.parent.mkdir()
+    assert _cli(["report", str(tmp_path / "report.json"), "-o", str(out)]) == 0
+    assert out.read_text() == (tmp_path / "report.html").read_text()
+
+
+@pytest.mark.parametrize("content,words", [
+    (None, "no such file"), ("{not json", "not valid JSON"), ("[1, 2]", "not a conformance report"),
+    ('{"outcome": "conformant"}', "not a conformance report"),
+    ('{"outcome": "conformant", "results": [{"api": "x"}]}', "not a conformance report")])
+def test_cli_missing_or_invalid_json_is_a_usage_error(tmp_path, content, words):
+    path = tmp_path / "report.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(UsageError) as info:
+        _cli(["report", str(path)])
+    assert str(path) in str(info.value) and words in str(info.value)
+    assert info.value.exit_code == 2
+
+
+def test_write_html(tmp_path, report):
+    path = cli_report.write_html(tmp_path / "run", report)
+    assert path == tmp_path / "run" / "report.html"
+    assert Page(path.read_text()).matrix() == expected_matrix(report)
+
+
+# -- a real run --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def torch_report(tmp_path_factory):
+    pytest.importorskip("torch")
+    import conformance
+    return conformance.run_suite("torch", profile="quick", ops=[RP], products=[INF, A2], max_examples=2,
+                                 report_dir=tmp_path_factory.mktemp("torch-run"))
+
+
+def test_a_real_torch_run(torch_report):
+    """torch accepts a padding as large as the dimension and has unspecified behaviour; RP does not
+    run on atlas-inference."""
+    page = Page(render_html(torch_report))
+    cells = page.matrix()
+    assert cells == expected_matrix(torch_report)
+    assert cells[(RP, "RP-PAD-LIMIT", A2)][0] == "fail"
+    assert cells[(RP, "RP-NULL", A2)][0] == "pass"
+    assert {s for (a, c, p), (s, _, _) in cells.items() if p == INF} == {"not-applicable"}
+    assert "unspecified" in {s for s, _, _ in cells.values()}
+    replays = re.findall(r'<div class="replay">', render_html(torch_report))
+    assert len(replays) == len(torch_report["findings"])
+
+
+# -- in a browser ------------------------------------------------------------------------------
+def test_headless_chromium_shows_the_matrix(tmp_path, html, report):
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("chromium is not installed")
+    page_file = tmp_path / "report.html"
+    page_file.write_text(html, encoding="utf-8")
+    done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page_file.as_uri()],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = Page(done.stdout)
+    assert 'id="compliance-matrix"' in done.stdout
+    assert dom.matrix() == expected_matrix(report)
+    assert dom.matrix()[(RP, "RP-PAD-LIMIT", A2)] == ("fail", 5, 3)
+    assert dom.dtypes(KL)[("BFLOAT16", INF)] == ("not-documented", 0)
+    assert dom.cell_text("compliance-matrix", api=RP, clause="RP-PAD-LIMIT", product=A2) == \
+        "fail 5 cases, 3 failed"
+    assert dom.cell_text("compliance-matrix", api=RP, clause="RP-PAD-LIMIT", product=INF) == "not applicable"
+    assert dom.cell_text("compliance-matrix", api=KL, clause="KL-REDUCTION", product=INF) == \
+        "unspecified 9 cases"
