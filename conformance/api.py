@@ -18,14 +18,15 @@ def run_suite(backend: str = "reference", *, products: list[str] | None = None,
               ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
               max_examples: int | None = None, report_dir: str | Path = "reports",
               workers: str | None = None, keyword: str | None = None, shard: str | None = None,
-              waivers: str | Path | None = None, quiet: bool = True) -> dict[str, Any]:
+              waivers: str | Path | None = None, isolate: bool | None = None,
+              case_timeout: float | None = None, quiet: bool = True) -> dict[str, Any]:
     """Run the suite against ``backend`` and return the parsed ``report.json``."""
     resolve(shipped_specs(), backend, products, ops, profile, seed, max_examples, report_dir, shard,
-            waivers)
+            waivers, isolate, case_timeout)
     args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
                               seed=seed, max_examples=max_examples, report_dir=report_dir,
                               numprocesses=workers, keyword=keyword, exitfirst=False, shard=shard,
-                              waivers=waivers, quiet=quiet)
+                              waivers=waivers, isolate=isolate, case_timeout=case_timeout, quiet=quiet)
     import pytest
 
     sink = io.StringIO()

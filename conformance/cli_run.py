@@ -11,7 +11,7 @@ from .case_store import load_saved
 from .errors import UsageError
 from .judge import Judge
 from .profiles import PROFILES
-from .run_config import backend_for, resolve
+from .run_config import make_backend, resolve
 from .spec_loader import shipped_specs
 
 SUITE_DIR = Path(__file__).parent / "suite"
@@ -34,6 +34,11 @@ def add_parsers(sub: Any) -> None:
     run.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic parts of the "
                      "items (merge the reports with conformance merge)")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    run.add_argument("--isolate", action=argparse.BooleanOptionalAction, default=None,
+                     help="call the backend in a worker process that may crash or hang (default: on, "
+                     "except for the reference)")
+    run.add_argument("--case-timeout", type=float, default=None,
+                     help="seconds one isolated call may take (default: quick 10, ci 30, thorough 120)")
     run.add_argument("--waivers", default=None, help="YAML file of known, accepted non-conformances: "
                      "waived findings are reported but do not fail the run")
     run.set_defaults(func=run_command)
@@ -41,6 +46,8 @@ def add_parsers(sub: Any) -> None:
     replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
     replay.add_argument("--backend", default="reference", help="backend spec (default reference)")
     replay.add_argument("--product", default=None, help="override the case's product")
+    replay.add_argument("--isolate", action=argparse.BooleanOptionalAction, default=None,
+                        help="call the backend in a worker process (default: on, except the reference)")
     replay.set_defaults(func=replay_command)
 
 
@@ -61,6 +68,10 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         out += ["-k", args.keyword]
     if args.exitfirst:
         out.append("-x")
+    if getattr(args, "isolate", None) is not None:
+        out += ["--conformance-isolate", "yes" if args.isolate else "no"]
+    if getattr(args, "case_timeout", None) is not None:
+        out += ["--conformance-case-timeout", str(args.case_timeout)]
     if getattr(args, "waivers", None):
         out += ["--conformance-waivers", str(args.waivers)]
     if getattr(args, "shard", None):
@@ -74,7 +85,8 @@ def run_command(args: argparse.Namespace) -> int:
     import pytest
 
     resolve(shipped_specs(), args.backend, args.product, args.op, args.profile, args.seed,
-            args.max_examples, args.report_dir, args.shard, args.waivers)  # usage errors: exit 2 here
+            args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
+            args.case_timeout)  # usage errors exit 2 here, before pytest starts
     rc = pytest.main(pytest_args(args))
     report_path = Path(args.report_dir) / "report.json"
     if rc in (2, 3, 4) or not report_path.is_file():
@@ -109,8 +121,12 @@ def replay_command(args: argparse.Namespace) -> int:
     drawn, recorded = load_saved(Path(args.case), specs, args.product)
     if drawn.case.product is None:
         raise UsageError(f"{args.case}: the case names no product; pass --product")
-    judge = Judge(backend_for(args.backend, drawn.case.product), specs, drawn.case.product)
-    verdict = judge.judge(drawn)
+    cfg, _ = resolve(specs, args.backend, [drawn.case.product], [drawn.case.api], isolate=args.isolate)
+    backend = make_backend(cfg, drawn.case.product)
+    try:
+        verdict = Judge(backend, specs, drawn.case.product).judge(drawn)
+    finally:
+        getattr(backend, "close", lambda: None)()
     key = (recorded.get("clause"), recorded.get("kind"))
     same = [f for f in verdict.findings if (f.clause, f.kind) == key]
     if same:

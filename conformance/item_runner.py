@@ -60,15 +60,22 @@ def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSe
         record.findings.append(finding)
 
 
+def _killed(verdict: Verdict) -> bool:
+    return any(f.kind in ("crash", "timeout") for f in verdict.findings)
+
+
 def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                   record: ItemRecord) -> None:
     seen: set[tuple[str, str]] = set()
     for i, drawn in enumerate(boundary_cases(specs, item.api, item.product)):
         verdict = judge.judge(drawn)
         record.add(verdict.checks, verdict.observations, verdict.ratios)
-        fresh = [f for f in verdict.findings if (f.clause, f.kind) not in seen]
+        # one counterexample per clause and kind is enough to act on; but every case that killed
+        # or hung the backend is its own finding
+        fresh = [f for f in verdict.findings
+                 if (f.clause, f.kind) not in seen or f.kind in ("crash", "timeout")]
         seen.update((f.clause, f.kind) for f in fresh)
-        verdict.findings = fresh  # one counterexample per clause and kind is enough to act on
+        verdict.findings = fresh
         _keep(item, drawn, verdict, specs, cfg, record, i)
 
 
@@ -92,6 +99,8 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
     @hypothesis.seed(zlib.crc32(f"{cfg.seed}:{item.id}".encode()))
     @given(_strategy(item, specs))
     def body(drawn: Drawn) -> None:
+        if last and _killed(last[0][1]):
+            return  # no shrinking by crashing or hanging the backend again: keep the first case
         verdict = judge.judge(drawn, families)
         if verdict.findings:
             last[:] = [(drawn, verdict)]

@@ -82,8 +82,9 @@ class _Run:
         try:
             return normalize_result(self.j.backend.call(self.spec.api, m.case.args), self.j.name)
         except Exception as exc:  # noqa: BLE001 - a backend's failure is a finding, not our crash
-            self.record(self.owner("status"), "crash", False,
-                        f"backend {self.j.name!r} raised {type(exc).__name__}: {exc}")
+            kind = getattr(exc, "kind", "crash")  # isolated.py: crash or timeout of the worker
+            what = str(exc) if hasattr(exc, "kind") else f"raised {type(exc).__name__}: {exc}"
+            self.record(self.owner("status"), kind, False, f"backend {self.j.name!r} {what}")
             return None
 
     def go(self, families: tuple[str, ...]) -> None:

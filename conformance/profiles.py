@@ -10,12 +10,13 @@ class Profile:
     max_examples: int
     one_product: bool  # quick: only the backend's product (or DEFAULT_PRODUCT)
     summary: str
+    case_timeout: float  # seconds one call may take in an isolated worker
 
 
 DEFAULT_PRODUCT = "atlas-a2"  # supports both operators and every documented dtype
 
 PROFILES = {p.name: p for p in (
-    Profile("quick", 25, True, "both operators on one product, a few seconds against the reference"),
-    Profile("ci", 60, False, "every product, a few minutes at most"),
-    Profile("thorough", 400, False, "every product, many examples per item"),
+    Profile("quick", 25, True, "both operators on one product, a few seconds against the reference", 10),
+    Profile("ci", 60, False, "every product, a few minutes at most", 30),
+    Profile("thorough", 400, False, "every product, many examples per item", 120),
 )}

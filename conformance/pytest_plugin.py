@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -22,7 +23,7 @@ from .progress import RunProgress
 from .report_files import write_reports
 from .report_json import build_report
 from .results import ItemRecord
-from .run_config import RunConfig, backend_for, resolve
+from .run_config import RunConfig, make_backend, resolve
 from .spec_loader import shipped_specs
 from .waivers import apply_waivers, load_waivers
 
@@ -43,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-shard", default=None, help="K/N: run the K-th of N parts")
     group.addoption("--conformance-progress", action="store_true", help="live progress (rich)")
     group.addoption("--conformance-waivers", default=None, help="YAML file of accepted findings")
+    group.addoption("--conformance-isolate", default=None, choices=["yes", "no"],
+                    help="call the backend in a worker process (default: yes but for reference)")
+    group.addoption("--conformance-case-timeout", type=float, default=None, help="seconds per call")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -55,7 +59,9 @@ def pytest_configure(config: pytest.Config) -> None:
         cfg, backend = resolve(shipped_specs(), opt.conformance_backend, opt.conformance_product,
                                opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
                                opt.conformance_max_examples, opt.conformance_report_dir,
-                               opt.conformance_shard, opt.conformance_waivers)
+                               opt.conformance_shard, opt.conformance_waivers,
+                               None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
+                               opt.conformance_case_timeout)
     except ConformanceError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_CONFIG] = cfg
@@ -81,7 +87,7 @@ class Session:
 
     def judge(self, product: str) -> Judge:
         if product not in self.judges:
-            self.judges[product] = Judge(backend_for(self.cfg.backend, product), self.specs, product)
+            self.judges[product] = Judge(make_backend(self.cfg, product), self.specs, product)
         return self.judges[product]
 
     def run(self, item: Item, node: pytest.Item) -> None:
@@ -105,9 +111,12 @@ def _error_record(item: Item, exc: Exception) -> ItemRecord:
 
 
 @pytest.fixture(scope="session")
-def conformance_session(request: pytest.FixtureRequest) -> Session:
+def conformance_session(request: pytest.FixtureRequest) -> Iterator[Session]:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    return Session(request.config.stash[_CONFIG], worker)
+    session = Session(request.config.stash[_CONFIG], worker)
+    yield session
+    for judge in session.judges.values():  # stop isolated workers
+        getattr(judge.backend, "close", lambda: None)()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -26,6 +26,8 @@ class RunConfig:
     report_dir: Path
     shard: tuple[int, int] | None = None  # (K, N): the K-th of N deterministic parts, 1-based
     waivers: Path | None = None  # accepted non-conformances (conformance/waivers.py)
+    isolate: bool = False  # call the backend in a worker process (backends/isolated.py)
+    case_timeout: float = 30.0
 
     def meta(self, specs: SpecSet, backend: Any) -> dict[str, Any]:
         """What the run records when it starts (the report's header)."""
@@ -58,7 +60,8 @@ def _clause(c: Any) -> dict[str, Any]:
 def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | None = None,
             ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
             max_examples: int | None = None, report_dir: str | Path = "reports",
-            shard: str | None = None, waivers: str | Path | None = None) -> tuple[RunConfig, Any]:
+            shard: str | None = None, waivers: str | Path | None = None, isolate: bool | None = None,
+            case_timeout: float | None = None) -> tuple[RunConfig, Any]:
     """Validate the options (``UsageError`` naming the argument) and load the backend once."""
     if profile not in PROFILES:
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
@@ -80,9 +83,25 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         raise UsageError(f"--max-examples {max_examples}: must be at least 1")
     if waivers is not None:
         load_waivers(waivers, specs.vocabulary)  # a bad waiver file stops the run before it starts
+    if case_timeout is not None and not case_timeout > 0:
+        raise UsageError(f"--case-timeout {case_timeout}: must be a positive number of seconds")
+    isolate = backend not in IN_PROCESS if isolate is None else isolate
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
-                    Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None)
+                    Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
+                    isolate, case_timeout or chosen.case_timeout)
     return cfg, instance
+
+
+IN_PROCESS = frozenset({"reference"})  # pure Python, known safe: no worker process needed
+
+
+def make_backend(cfg: RunConfig, product: str) -> Any:
+    """The backend for one product: in a worker process when the run isolates it."""
+    if cfg.isolate:
+        from .backends.isolated import IsolatedBackend
+
+        return IsolatedBackend(cfg.backend, product, cfg.case_timeout)
+    return backend_for(cfg.backend, product)
 
 
 def _shard(text: str | None) -> tuple[int, int] | None:

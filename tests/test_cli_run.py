@@ -73,7 +73,7 @@ def test_finding_is_saved_replayed_and_reproducible(tmp_path, capsys):
     backend.write_text(WRONG_NULL)
     spec = f"{backend}:WrongNullCode"
     argv = ["--backend", spec, "--profile", "quick", "--op", "aclnnReplicationPad3dBackward",
-            "-k", "RP-NULL", "--seed", "7"]
+            "-k", "RP-NULL", "--seed", "7", "--no-isolate"]
     rc, out = _run(capsys, *argv, "--report-dir", str(tmp_path / "a"))
     assert rc == 1
     report = json.loads((tmp_path / "a" / "report.json").read_text())

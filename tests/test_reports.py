@@ -58,6 +58,7 @@ def meta(**override):
             "tool": {"name": "aclnn-conformance", "version": conformance.__version__},
             "started": "2026-12-02T17:08:32+00:00",
             "not_applicable": [[RP, "atlas-inference", NA_REASON]], "shard": None, "waivers": None,
+            "isolate": False, "case_timeout": 10,
             "clauses": {KL: [CLAUSE_NULL, CLAUSE_VALUES], RP: []},
             "dtypes": {KL: {A2: ["FLOAT", "FLOAT16", "BFLOAT16"], "atlas-inference": ["FLOAT", "FLOAT16"]},
                        RP: {A2: ["FLOAT16", "FLOAT"], "atlas-inference": []}}}

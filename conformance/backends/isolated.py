@@ -1,0 +1,160 @@
+"""Run a backend in a worker process, so a segfault, abort or hang costs one case, not the run.
+
+The worker loads the backend by its spec; each call ships the storage buffers of every tensor
+argument (guard margins and views included) and gets them all back, inputs too, so the guard
+checks see exactly what the backend did. A worker that dies or does not answer within the case
+timeout is replaced, and the call raises ``BackendDied`` / ``BackendTimedOut`` (judged as
+``crash`` / ``timeout`` findings).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+from typing import Any
+
+from ..errors import UsageError
+from ..tensor import Tensor, TensorMeta, view_into
+from .protocol import CallResult
+
+START_TIMEOUT = 120.0  # importing a vendor stack (torch, CANN) can take a while
+
+
+class BackendDied(Exception):
+    kind = "crash"
+
+
+class BackendTimedOut(Exception):
+    kind = "timeout"
+
+
+class BackendRaised(Exception):
+    kind = "crash"
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return "did not exit"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+def _pack(args: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in args.items():
+        if isinstance(value, Tensor):
+            meta = TensorMeta(value.shape, value.dtype_name or "", value.element_strides, value.offset,
+                              value.format)
+            out[name] = ("tensor", value.storage, meta)
+        else:
+            out[name] = ("value", value)
+    return out
+
+
+def _unpack(packed: dict[str, Any]) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    for name, entry in packed.items():
+        if entry[0] == "tensor":
+            storage, meta = entry[1], entry[2]
+            args[name] = Tensor(view_into(storage, meta), storage, meta.format, meta.dtype or None)
+        else:
+            args[name] = entry[1]
+    return args
+
+
+def _worker(conn: Any, spec: str, product: str | None) -> None:
+    from ..run_config import backend_for
+
+    try:
+        backend = backend_for(spec, product or "")
+    except Exception as exc:  # noqa: BLE001 - reported to the parent as a usage error
+        conn.send(("error", str(exc)))
+        return
+    conn.send(("hello", str(getattr(backend, "name", "")), str(getattr(backend, "version", "") or ""),
+               getattr(backend, "product", None)))
+    while True:
+        message = conn.recv()
+        if message is None:
+            return
+        api, packed = message
+        args = _unpack(packed)
+        try:
+            result = backend.call(api, args)
+        except Exception as exc:  # noqa: BLE001 - the backend's exception goes back to the judge
+            conn.send(("raised", f"{type(exc).__name__}: {exc}", {}))
+            continue
+        storages = {n: v.storage for n, v in args.items() if isinstance(v, Tensor)}
+        if isinstance(result, CallResult):
+            result = ("callresult", result.status, result.phase)
+        conn.send(("ok", result, storages))
+
+
+class IsolatedBackend:
+    """The backend named by ``spec``, called through a worker process with a per-call timeout."""
+
+    def __init__(self, spec: str, product: str | None, timeout: float) -> None:
+        self.spec, self.timeout, self._product = spec, timeout, product
+        self._ctx = mp.get_context("spawn")  # never fork a process that may hold threads (torch)
+        self._start()
+
+    def _start(self) -> None:
+        self._conn, child = self._ctx.Pipe()
+        self._proc = self._ctx.Process(target=_worker, args=(child, self.spec, self._product), daemon=True)
+        self._proc.start()
+        child.close()
+        if not self._conn.poll(START_TIMEOUT):
+            self._kill()
+            raise UsageError(f"--backend {self.spec}: the worker did not start within {START_TIMEOUT:.0f} s")
+        try:
+            hello = self._conn.recv()
+        except EOFError:
+            code = self._proc.exitcode
+            raise UsageError(f"--backend {self.spec}: the worker {_describe_exit(code)} while "
+                             "loading the backend") from None
+        if hello[0] == "error":
+            raise UsageError(hello[1])
+        self.name, self.version, self.product = hello[1], hello[2], hello[3]
+
+    def _kill(self) -> None:
+        if self._proc.is_alive():
+            self._proc.kill()
+        self._proc.join(5)
+
+    def _restart(self) -> None:
+        self._kill()
+        self._start()
+
+    def call(self, api: str, args: dict[str, Any]) -> Any:
+        try:
+            self._conn.send((api, _pack(args)))
+        except (OSError, ValueError):  # the worker died between calls
+            self._restart()
+            self._conn.send((api, _pack(args)))
+        if not self._conn.poll(self.timeout):
+            self._restart()
+            raise BackendTimedOut(f"timed out: no answer within the case timeout of {self.timeout:g} s "
+                                  "(its worker was killed and replaced)")
+        try:
+            kind, value, storages = self._conn.recv()
+        except (EOFError, ConnectionError):
+            self._proc.join(5)
+            how = _describe_exit(self._proc.exitcode)
+            self._restart()
+            raise BackendDied(f"crashed: its worker process {how}") from None
+        if kind == "raised":
+            raise BackendRaised(f"raised {value}")
+        for name, storage in storages.items():
+            args[name].storage[...] = storage
+        if isinstance(value, tuple) and value and value[0] == "callresult":
+            return CallResult(value[1], value[2])
+        return value
+
+    def close(self) -> None:
+        try:
+            self._conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self._kill()
