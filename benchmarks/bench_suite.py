@@ -26,20 +26,18 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-import zlib
 
-import hypothesis
 import numpy as np
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
 import conformance
 from conformance.backends.reference import ReferenceBackend
+from conformance.item_runner import item_given
 from conformance.items import Item, plan
 from conformance.materialize import materialize
 from conformance.profiles import DEFAULT_PRODUCT, PROFILES
 from conformance.spec_loader import shipped_specs
 from conformance.spec_model import SpecSet
-from conformance.strategies import Drawn, boundary_cases, invalid_cases, valid_cases
+from conformance.strategies import Drawn, boundary_cases
 
 PROFILE = "quick"
 SEED = 0
@@ -51,13 +49,6 @@ def run_suite_once() -> tuple[int, float]:
     with tempfile.TemporaryDirectory() as tmp:
         stats = conformance.run_suite("reference", profile=PROFILE, seed=SEED, report_dir=tmp)["stats"]
     return stats["cases"], stats["seconds"]
-
-
-def _strategy(item: Item, specs: SpecSet):
-    spec = specs.operator(item.api)
-    if item.subject in spec.dtypes_for(item.product, spec.params_of("tensor")[0]):
-        return valid_cases(specs, item.api, item.product, item.subject)
-    return invalid_cases(specs, item.api, item.product, item.subject)
 
 
 def _bare_item(item: Item, specs: SpecSet, backend: ReferenceBackend, max_examples: int) -> int:
@@ -75,13 +66,7 @@ def _bare_item(item: Item, specs: SpecSet, backend: ReferenceBackend, max_exampl
             run(drawn)
         return count
 
-    @settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
-              report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.filter_too_much], print_blob=False,
-              verbosity=Verbosity.quiet)
-    @hypothesis.seed(zlib.crc32(f"{SEED}:{item.id}".encode()))
-    @given(_strategy(item, specs))
+    @item_given(item, specs, SEED, max_examples)  # the suite's own strategy, seed and settings
     def body(drawn: Drawn) -> None:
         run(drawn)
 

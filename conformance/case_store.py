@@ -27,12 +27,16 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")
 
 
+def case_path(report_dir: Path, name: str) -> Path:
+    """Where the case file of finding ``name`` goes (absolute, so replay lines work from anywhere)."""
+    return report_dir.resolve() / CASES_DIR / f"{slug(name)}.yaml"
+
+
 def save_case(report_dir: Path, name: str, drawn: Drawn, m: Materialized | None,
               finding: Finding, specs: SpecSet) -> Path:
     """Write ``<report_dir>/cases/<name>.yaml`` (and ``.npz``) and return the YAML path."""
-    folder = report_dir / CASES_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{slug(name)}.yaml"
+    path = case_path(report_dir, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
     doc = case_to_dict(drawn.case, drawn.case.args)
     doc.update(seed=drawn.seed, regime=drawn.regime)
     if m is not None:

@@ -222,6 +222,12 @@ def _pair(value: Any, what: str) -> tuple[Any, Any]:
     return value[0], value[1]
 
 
+def _count(value: Any, name: str, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise DrawError(f"draw {name!r}: {key} must be a non-negative integer, got {value!r}")
+    return value
+
+
 def _build(name: str, op: str, arg: Any, raw: dict[str, Any], known: frozenset[str]) -> Draw:
     if op == "integers":
         lo, hi = _pair(arg, f"draw {name!r}: integers")
@@ -235,7 +241,7 @@ def _build(name: str, op: str, arg: Any, raw: dict[str, Any], known: frozenset[s
     if op == "below":
         return Below(name, _expr(arg, known))
     if op == "sub_broadcast":
-        return SubBroadcast(name, _expr(arg, known), int(raw.get("min_rank", 0)))
+        return SubBroadcast(name, _expr(arg, known), _count(raw.get("min_rank", 0), name, "min_rank"))
     if op == "expr":
         return Derived(name, _expr(arg, known))
     return _shape(name, arg, known)
@@ -256,7 +262,7 @@ def _shape(name: str, arg: Any, known: frozenset[str]) -> Shape:
     if empty not in ("none", "first", "any"):
         raise DrawError(f"draw {name!r}: empty must be none, first or any")
     return Shape(name, (Bound(_expr(lo, known)), Bound(_expr(hi, known))), (dlo, dhi), empty,
-                 int(arg.get("max_numel", 4096)))
+                 _count(arg.get("max_numel", 4096), name, "max_numel"))
 
 
 def parse_break_step(name: str, raw: Any, draws: dict[str, Draw], known: frozenset[str]) -> BreakStep:

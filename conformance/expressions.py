@@ -51,6 +51,18 @@ _ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, a
 _MAX_INT = 1 << 62  # keeps arithmetic on attacker-sized numbers cheap
 
 
+_MAX_DEPTH = 100  # the interpreter recurses once per level; keep it far from the recursion limit
+
+
+def _check_depth(tree: ast.AST) -> None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            raise ExprError(f"expression is nested more than {_MAX_DEPTH} levels deep")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
 class Expression:
     """A parsed, whitelisted expression; ``evaluate(names)`` runs it, ``explain`` says why it failed."""
 
@@ -60,6 +72,9 @@ class Expression:
             self.tree = ast.parse(text.strip(), mode="eval")
         except SyntaxError as exc:
             raise ExprError(f"invalid expression syntax at column {exc.offset}: {text!r}") from None
+        except (RecursionError, MemoryError):
+            raise ExprError(f"expression is nested too deeply: {text[:40]!r}...") from None
+        _check_depth(self.tree)
         for node in ast.walk(self.tree):
             self._check_node(node, names)
 

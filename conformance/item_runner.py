@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis.errors import Flaky
 
-from .case_store import save_case, slug
+from .case_store import case_path, save_case
 from .describe import shapes_of
 from .items import Item
 from .judge import Judge, Verdict
@@ -53,10 +55,9 @@ def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSe
         finding.item = item.id
         finding.details["case"] = shapes_of(drawn.case.args)
         finding.details["origin"] = drawn.origin
-        path = cfg.report_dir.resolve() / "cases" / f"{slug(name)}.yaml"
-        finding.replay = f"conformance replay {path} --backend {cfg.replay_backend}"
-        saved = save_case(cfg.report_dir.resolve(), name, drawn, verdict.materialized, finding, specs)
-        finding.case_file = str(saved)
+        where = case_path(cfg.report_dir, name)
+        finding.replay = f"conformance replay {where} --backend {cfg.replay_backend}"
+        finding.case_file = str(save_case(cfg.report_dir, name, drawn, verdict.materialized, finding, specs))
         record.findings.append(finding)
 
 
@@ -86,18 +87,26 @@ def _strategy(item: Item, specs: SpecSet):
     return invalid_cases(specs, item.api, item.product, item.subject)
 
 
+def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int) -> Callable[[Any], Any]:
+    """Hypothesis for one item: its strategy, its seed (from the run seed and the item id, so the
+    same item draws the same cases in any run, shard or worker) and quiet, database-free settings."""
+    def wrap(body: Any) -> Any:
+        decorated = given(_strategy(item, specs))(body)
+        decorated = hypothesis.seed(zlib.crc32(f"{seed}:{item.id}".encode()))(decorated)
+        return settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
+                        report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
+                        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                               HealthCheck.filter_too_much], print_blob=False,
+                        verbosity=Verbosity.quiet)(decorated)
+    return wrap
+
+
 def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                     record: ItemRecord) -> None:
     last: list[tuple[Drawn, Verdict]] = []
     families = item.families()
 
-    @settings(max_examples=cfg.max_examples, database=None, deadline=None, derandomize=False,
-              report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.filter_too_much], print_blob=False,
-              verbosity=Verbosity.quiet)
-    @hypothesis.seed(zlib.crc32(f"{cfg.seed}:{item.id}".encode()))
-    @given(_strategy(item, specs))
+    @item_given(item, specs, cfg.seed, cfg.max_examples)
     def body(drawn: Drawn) -> None:
         if last and _killed(last[0][1]):
             return  # no shrinking by crashing or hanging the backend again: keep the first case

@@ -142,27 +142,29 @@ def _markdown(d: dict[str, Any]) -> str:
              f"{c['only_new']} only in new"]
     lines += [f"- **warning**: {w}" for w in _warnings(d)]
     for name, title in _ROW_CHANGES:
-        if d[name]:
-            lines += ["", f"### {title}", "", "| operator | product | clause | kind | old | new | failed |",
-                      "|---|---|---|---|---|---|---:|"]
-            lines += [f"| {r['api']} | {r['product']} | {r['clause']} | {r['kind']} | {r['old']} | "
-                      f"{r['new']} | {r['old_failed']} → {r['new_failed']} |" for r in d[name]]
+        lines += _section(title, ("old", "new", "failed"), [
+            (r["old"], r["new"], f"{r['old_failed']} → {r['new_failed']}") for r in d[name]], d[name])
     for name, title in _FINDINGS:
-        if d[name]:
-            lines += ["", f"### {title}", "", "| operator | product | clause | kind | message |",
-                      "|---|---|---|---|---|"]
-            lines += [f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {_cell(f['message'])} |"
-                      for f in d[name]]
+        lines += _section(title, ("message",), [(_cell(f["message"]),) for f in d[name]], d[name])
     replays = [f["replay"] for f in d["new_findings"] if f.get("replay")]
     if replays:
         lines += ["", "Replay the new findings:", "", "```"] + replays + ["```"]
     for name, title in _ONLY:
-        if d[name]:
-            lines += ["", f"### {title}", "", "| operator | product | clause | kind | outcome | cases |",
-                      "|---|---|---|---|---|---:|"]
-            lines += [f"| {r['api']} | {r['product']} | {r['clause']} | {r['kind']} | {r['outcome']} | "
-                      f"{r['cases']} |" for r in d[name]]
+        lines += _section(title, ("outcome", "cases"), [(r["outcome"], r["cases"]) for r in d[name]], d[name])
     return "\n".join(lines) + "\n"
+
+
+def _section(title: str, extra: tuple[str, ...], cells: list[tuple[Any, ...]],
+             rows: list[dict[str, Any]]) -> list[str]:
+    """A Markdown table keyed by api, product, clause and kind, with ``extra`` columns; none if empty."""
+    if not rows:
+        return []
+    head = ("operator", "product", "clause", "kind", *extra)
+    out = ["", f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row, more in zip(rows, cells):
+        values = (row["api"], row["product"], row["clause"], row["kind"], *more)
+        out.append("| " + " | ".join(str(v) for v in values) + " |")
+    return out
 
 
 def _text(d: dict[str, Any]) -> str:

@@ -112,19 +112,18 @@ class _Builder:
         self._check_ids(constraints)
         return OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
-                            tuple(constraints), self.doc.file, self._program(params),
+                            tuple(constraints), self.doc.file, self._program(params, constraints),
                             dict(self.data.get("precision", {})))
 
-    def _program(self, params: dict[str, Param]) -> Program:
+    def _program(self, params: dict[str, Param], constraints: list[Constraint]) -> Program:
         breaks = {c["id"]: c["break"] for c in self.data["constraints"] if "break" in c}
         try:
             program = parse_program(self.data["generate"], params, breaks)
         except DrawError as exc:
             raise self.fail(str(exc), "generate") from None
-        for i, c in enumerate(self.data["constraints"]):
-            coded = c.get("on_violation", "unspecified") not in ("unspecified", "advisory")
-            if coded and c["kind"] not in AUTOMATIC and "break" not in c:
-                raise self.fail(f"constraint {c['id']} has a status code but no 'break': say how a "
+        for i, c in enumerate(constraints):
+            if c.outcome == "error" and c.kind not in AUTOMATIC and c.id not in breaks:
+                raise self.fail(f"constraint {c.id} has a status code but no 'break': say how a "
                                 "case violates it (e.g. break: {draw: {mode: ...}})", "constraints", i)
         return program
 

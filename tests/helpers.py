@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.case import Case
+from conformance.cli import build_parser
 from conformance.tensor import TensorMeta
 
 RP = "aclnnReplicationPad3dBackward"
@@ -43,3 +44,9 @@ def kl_case(self_shape=(2, 3, 4), target_shape=None, grad_shape=None, dtype="FLO
 
 def clauses(expectation) -> list[str]:
     return sorted({v.clause for v in expectation.violations})
+
+
+def command(*argv: str):
+    """Run one ``conformance`` subcommand's function; unlike ``cli.main`` errors are raised."""
+    args = build_parser().parse_args(list(argv))
+    return args.func(args)

@@ -1,13 +1,12 @@
 """conformance/report_diff.py and ``conformance diff``: regressions, fixes and findings between reports."""
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
+from helpers import command as cli
 from report_runs import KL, run
 
-from conformance import cli_compare
 from conformance.errors import UsageError
 from conformance.report_diff import diff_reports, render_diff
 
@@ -116,13 +115,6 @@ def test_render_markdown_and_text(edited):
     assert "✅ no regressions" in quiet and "###" not in quiet
     with pytest.raises(ValueError):
         render_diff(d, "html")
-
-
-def cli(*argv):
-    parser = argparse.ArgumentParser()
-    cli_compare.add_parsers(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
 
 
 def test_cli_diff_exit_codes(edited, tmp_path, capsys):

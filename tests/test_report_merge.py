@@ -1,15 +1,14 @@
 """conformance/report_merge.py and ``conformance merge``: shards merge into the unsharded run's report."""
 from __future__ import annotations
 
-import argparse
 import json
 from importlib.resources import files
 
 import jsonschema
 import pytest
+from helpers import command as cli
 from report_runs import KL, run
 
-from conformance import cli_compare
 from conformance.errors import UsageError
 from conformance.report_merge import merge_reports
 
@@ -168,13 +167,6 @@ def test_waivers_are_dropped(runs):
     merged = merge_reports([a, b])
     assert "waivers" not in merged and all("waived" not in f for f in merged["findings"])
     assert "waived" in b["findings"][0]  # the inputs are not changed
-
-
-def cli(*argv):
-    parser = argparse.ArgumentParser()
-    cli_compare.add_parsers(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
 
 
 def test_cli_merge(runs, tmp_path, capsys):
