@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from . import journal
 from .cli_run import pytest_args
 from .errors import UsageError
 from .run_config import resolve
@@ -19,14 +20,19 @@ def run_suite(backend: str = "reference", *, products: list[str] | None = None,
               max_examples: int | None = None, report_dir: str | Path = "reports",
               workers: str | None = None, keyword: str | None = None, shard: str | None = None,
               waivers: str | Path | None = None, isolate: bool | None = None,
-              case_timeout: float | None = None, quiet: bool = True) -> dict[str, Any]:
+              case_timeout: float | None = None, quiet: bool = True,
+              resume: bool = False) -> dict[str, Any]:
     """Run the suite against ``backend`` and return the parsed ``report.json``."""
-    resolve(shipped_specs(), backend, products, ops, profile, seed, max_examples, report_dir, shard,
-            waivers, isolate, case_timeout)
+    specs = shipped_specs()
+    cfg, instance = resolve(specs, backend, products, ops, profile, seed, max_examples, report_dir,
+                            shard, waivers, isolate, case_timeout, resume)
+    if resume:
+        journal.check_resumable(cfg.report_dir, cfg.meta(specs, instance))
     args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
                               seed=seed, max_examples=max_examples, report_dir=report_dir,
                               numprocesses=workers, keyword=keyword, exitfirst=False, shard=shard,
-                              waivers=waivers, isolate=isolate, case_timeout=case_timeout, quiet=quiet)
+                              waivers=waivers, isolate=isolate, case_timeout=case_timeout, quiet=quiet,
+                              resume=resume)
     import pytest
 
     sink = io.StringIO()

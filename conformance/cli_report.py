@@ -18,8 +18,10 @@ REQUIRED = {"outcome": str, "results": list}
 
 
 def add_parsers(sub: Any) -> None:
-    p = sub.add_parser("report", help="render a report.json as one self-contained HTML page")
-    p.add_argument("report", help="a report.json written by conformance run")
+    p = sub.add_parser("report", help="render a report.json as one self-contained HTML page, or "
+                       "rebuild every report of a run (also a killed one) from its report dir")
+    p.add_argument("report", help="a report.json written by conformance run, or a report dir "
+                   "(its journal/ rebuilds report.json, junit.xml, summary.md and report.html)")
     p.add_argument("-o", "--output", default=None,
                    help=f"the HTML file to write (default: {HTML_NAME} beside the JSON)")
     p.set_defaults(func=report_command)
@@ -27,6 +29,8 @@ def add_parsers(sub: Any) -> None:
 
 def report_command(args: argparse.Namespace) -> int:
     source = Path(args.report)
+    if source.is_dir():
+        return _rebuild(source, args.output)
     report = load_report(source)
     target = Path(args.output) if args.output else source.with_name(HTML_NAME)
     try:
@@ -40,6 +44,20 @@ def report_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write the HTML report: {exc.strerror or exc}", file=str(target)) from None
     print(f"wrote {target}")
+    return 0
+
+
+def _rebuild(report_dir: Path, output: str | None) -> int:
+    from .report_rebuild import rebuild_reports  # it imports write_html from here
+
+    if output:
+        raise UsageError("-o applies to one report.json; a report dir's reports are rebuilt in place")
+    report, paths = rebuild_reports(report_dir)
+    stats = report["stats"]
+    print(f"conformance: {report['outcome']} — {stats['items']} items ({stats['items_incomplete']} "
+          f"incomplete), {stats['cases']} cases, {stats['findings']} finding(s)")
+    for path in paths.values():
+        print(f"wrote {path}")
     return 0
 
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import journal
 from .case_store import load_saved
 from .errors import UsageError
 from .judge import Judge
@@ -41,6 +42,8 @@ def add_parsers(sub: Any) -> None:
                      help="seconds one isolated call may take (default: quick 10, ci 30, thorough 120)")
     run.add_argument("--waivers", default=None, help="YAML file of known, accepted non-conformances: "
                      "waived findings are reported but do not fail the run")
+    run.add_argument("--resume", action="store_true", help="continue the run in --report-dir (killed "
+                     "or stopped): same options, same seed; the items it finished are not run again")
     run.set_defaults(func=run_command)
     replay = sub.add_parser("replay", help="rerun a saved failing case: FIXED or STILL FAILING")
     replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
@@ -76,6 +79,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         out += ["--conformance-waivers", str(args.waivers)]
     if getattr(args, "shard", None):
         out += ["--conformance-shard", args.shard]
+    if getattr(args, "resume", False):
+        out.append("--conformance-resume")
     if not getattr(args, "quiet", True) and sys.stderr.isatty():
         out.append("--conformance-progress")
     return out
@@ -84,9 +89,12 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
 def run_command(args: argparse.Namespace) -> int:
     import pytest
 
-    resolve(shipped_specs(), args.backend, args.product, args.op, args.profile, args.seed,
-            args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
-            args.case_timeout)  # usage errors exit 2 here, before pytest starts
+    specs = shipped_specs()
+    cfg, backend = resolve(specs, args.backend, args.product, args.op, args.profile, args.seed,
+                           args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
+                           args.case_timeout, args.resume)  # usage errors exit 2 here, before pytest
+    if cfg.resume:
+        journal.check_resumable(cfg.report_dir, cfg.meta(specs, backend))
     rc = pytest.main(pytest_args(args))
     report_path = Path(args.report_dir) / "report.json"
     if rc in (2, 3, 4) or not report_path.is_file():

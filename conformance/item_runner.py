@@ -28,6 +28,7 @@ class RunSettings:
     seed: int
     report_dir: Path
     replay_backend: str  # how the replay command names the backend
+    journal: Any = None  # a journal.JournalWriter: each counted case is journaled as it is judged
 
 
 class _CaseFailed(Exception):
@@ -61,6 +62,12 @@ def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSe
         record.findings.append(finding)
 
 
+def _count(record: ItemRecord, verdict: Verdict, cfg: RunSettings) -> None:
+    record.add(verdict.checks, verdict.observations, verdict.ratios)
+    if cfg.journal is not None:
+        cfg.journal.case(record.item, verdict.checks, verdict.observations, verdict.ratios)
+
+
 def _killed(verdict: Verdict) -> bool:
     return any(f.kind in ("crash", "timeout") for f in verdict.findings)
 
@@ -70,7 +77,7 @@ def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
     seen: set[tuple[str, str]] = set()
     for i, drawn in enumerate(boundary_cases(specs, item.api, item.product)):
         verdict = judge.judge(drawn)
-        record.add(verdict.checks, verdict.observations, verdict.ratios)
+        _count(record, verdict, cfg)
         # one counterexample per clause and kind is enough to act on; but every case that killed
         # or hung the backend is its own finding
         fresh = [f for f in verdict.findings
@@ -115,7 +122,7 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
             last[:] = [(drawn, verdict)]
             raise _CaseFailed
         if not last:  # once a failure is found, the remaining calls are shrink attempts: not counted
-            record.add(verdict.checks, verdict.observations, verdict.ratios)
+            _count(record, verdict, cfg)
 
     try:
         body()
@@ -123,5 +130,5 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
         if not last:
             raise
         drawn, verdict = last[0]
-        record.add(verdict.checks, verdict.observations, verdict.ratios)  # the shrunk counterexample
+        _count(record, verdict, cfg)  # the shrunk counterexample
         _keep(item, drawn, verdict, specs, cfg, record)

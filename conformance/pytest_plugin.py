@@ -6,29 +6,24 @@ Loaded by ``conformance/suite/conftest.py``; run it directly with
 """
 from __future__ import annotations
 
-import datetime as dt
 import os
-import time
 from collections.abc import Iterator
 
 import pytest
 
 from . import journal
-from .cli_report import write_html
 from .errors import ConformanceError
 from .item_runner import RunSettings, run_item
 from .items import Item, plan, shard_of
 from .judge import Judge
 from .progress import RunProgress
-from .report_files import write_reports
-from .report_json import build_report
+from .report_rebuild import rebuild_reports
 from .results import ItemRecord
 from .run_config import RunConfig, make_backend, resolve
 from .spec_loader import shipped_specs
-from .waivers import apply_waivers, load_waivers
 
 _CONFIG = pytest.StashKey[RunConfig]()
-_STARTED = pytest.StashKey[float]()
+_JOURNAL = pytest.StashKey[journal.JournalWriter]()
 _ACTIVE: dict[str, RunProgress] = {}  # the controller's live progress (logreport gets no config)
 
 
@@ -47,6 +42,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-isolate", default=None, choices=["yes", "no"],
                     help="call the backend in a worker process (default: yes but for reference)")
     group.addoption("--conformance-case-timeout", type=float, default=None, help="seconds per call")
+    group.addoption("--conformance-resume", action="store_true",
+                    help="continue the run in the report dir: skip the items it finished")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -61,13 +58,30 @@ def pytest_configure(config: pytest.Config) -> None:
                                opt.conformance_max_examples, opt.conformance_report_dir,
                                opt.conformance_shard, opt.conformance_waivers,
                                None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
-                               opt.conformance_case_timeout)
+                               opt.conformance_case_timeout, opt.conformance_resume)
+        config.stash[_CONFIG] = cfg
+        if not _is_worker(config):  # workers start after this: they see the journal it starts
+            journal.start_run(cfg.report_dir, cfg.meta(shipped_specs(), backend), cfg.resume)
     except ConformanceError as exc:
         raise pytest.UsageError(str(exc)) from None
-    config.stash[_CONFIG] = cfg
-    config.stash[_STARTED] = time.perf_counter()
-    if not _is_worker(config):
-        journal.reset(cfg.report_dir, cfg.meta(shipped_specs(), backend))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On ``--resume``, deselect what an earlier attempt finished (the same set in every worker:
+    the controller wrote it before any worker started)."""
+    cfg = config.stash.get(_CONFIG, None)
+    if cfg is None or not cfg.resume:
+        return
+    done = journal.skipped_items(cfg.report_dir)
+    skipped = [i for i in items if _item_of(i) is not None and _item_of(i).id in done]
+    if skipped:
+        config.hook.pytest_deselected(items=skipped)
+        items[:] = [i for i in items if i not in skipped]
+
+
+def _item_of(node: pytest.Item) -> Item | None:
+    callspec = getattr(node, "callspec", None)
+    return callspec.params.get("conformance_item") if callspec is not None else None
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -80,10 +94,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 class Session:
     """Per process: one backend instance per product, and the journal this process writes."""
 
-    def __init__(self, cfg: RunConfig, worker: str) -> None:
-        self.cfg, self.worker, self.specs = cfg, worker, shipped_specs()
+    def __init__(self, cfg: RunConfig, writer: journal.JournalWriter) -> None:
+        self.cfg, self.writer, self.specs = cfg, writer, shipped_specs()
         self.judges: dict[str, Judge] = {}
-        self.settings = RunSettings(cfg.max_examples, cfg.seed, cfg.report_dir, cfg.backend)
+        self.settings = RunSettings(cfg.max_examples, cfg.seed, cfg.report_dir, cfg.backend, writer)
 
     def judge(self, product: str) -> Judge:
         if product not in self.judges:
@@ -95,7 +109,7 @@ class Session:
             record = run_item(item, self.judge(item.product), self.specs, self.settings)
         except Exception as exc:  # noqa: BLE001 - the item cannot run: record why, fail the item
             record = _error_record(item, exc)
-        journal.append(self.cfg.report_dir, self.worker, record)
+        self.writer.item(record)
         node.user_properties.append(("conformance", [item.api, item.product, record.cases,
                                                      len(record.findings)]))
         if record.error:
@@ -112,8 +126,7 @@ def _error_record(item: Item, exc: Exception) -> ItemRecord:
 
 @pytest.fixture(scope="session")
 def conformance_session(request: pytest.FixtureRequest) -> Iterator[Session]:
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    session = Session(request.config.stash[_CONFIG], worker)
+    session = Session(request.config.stash[_CONFIG], request.config.stash[_JOURNAL])
     yield session
     for judge in session.judges.values():  # stop isolated workers
         getattr(judge.backend, "close", lambda: None)()
@@ -121,8 +134,14 @@ def conformance_session(request: pytest.FixtureRequest) -> Iterator[Session]:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
+    items = [item for item in map(_item_of, session.items) if item is not None]
+    cfg = config.stash.get(_CONFIG, None)
+    if items and cfg is not None:  # a process that runs items: it journals them
+        writer = journal.JournalWriter(cfg.report_dir, os.environ.get("PYTEST_XDIST_WORKER", "main"))
+        config.stash[_JOURNAL] = writer
+        skipped = journal.skipped_items(cfg.report_dir) if cfg.resume else set()
+        writer.planned(sorted({i.id for i in items} | skipped))
     if config.option.conformance_progress and not _is_worker(config):
-        items = [i.callspec.params["conformance_item"] for i in session.items if hasattr(i, "callspec")]
         _ACTIVE["progress"] = RunProgress(items)
         _ACTIVE["progress"].start()
 
@@ -138,20 +157,16 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
+    if _JOURNAL in config.stash:
+        config.stash[_JOURNAL].close()
     if _is_worker(config) or _CONFIG not in config.stash:
         return
     progress = _ACTIVE.pop("progress", None)
     if progress is not None:
         progress.stop()
     cfg = config.stash[_CONFIG]
-    seconds = time.perf_counter() - config.stash[_STARTED]
-    report = build_report(journal.read_meta(cfg.report_dir), journal.read_records(cfg.report_dir),
-                          seconds)
-    if cfg.waivers is not None:
-        report = apply_waivers(report, load_waivers(cfg.waivers, shipped_specs().vocabulary),
-                               dt.date.today())
-    paths = write_reports(cfg.report_dir, report)
-    paths["html"] = write_html(cfg.report_dir, report)
+    journal.finish_attempt(cfg.report_dir)
+    report, paths = rebuild_reports(cfg.report_dir)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.ensure_newline()

@@ -6,11 +6,14 @@ from typing import Any
 
 from .results import KINDS, ItemRecord
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
-def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float) -> dict[str, Any]:
-    """The report document; ``meta`` is what the run recorded when it started."""
+def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float,
+                 planned: set[str] | None = None) -> dict[str, Any]:
+    """The report document; ``meta`` is what the run recorded when it started, ``planned`` the
+    items it selected (those without a record were not run: the run was killed or stopped)."""
+    records = _with_unrun(records, planned or set())
     findings = [f.to_json() for r in records for f in r.findings]
     errors = [{"item": r.item, "error": r.error} for r in records if r.error]
     cases = sum(r.cases for r in records)
@@ -18,7 +21,8 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         {"api": a, "product": p, "clause": "*", "kind": "*", "cases": 0, "failed": 0, "observed": 0,
          "outcome": "not-applicable", "reason": reason} for a, p, reason in meta.get("not_applicable", [])]
     results.sort(key=lambda r: (r["api"], r["product"], r["clause"], r["kind"]))
-    outcome = "nonconformant" if findings or errors else "conformant"
+    incomplete = sum(r.outcome == "incomplete" for r in records)
+    outcome = "nonconformant" if findings or errors else "incomplete" if incomplete else "conformant"
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": meta.get("tool", {}),
@@ -34,7 +38,8 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "started": meta["started"],
         "stats": {"cases": cases, "seconds": round(seconds, 3),
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
-                  "items": len(records), "items_failed": sum(r.outcome != "pass" for r in records),
+                  "items": len(records), "items_failed": sum(r.outcome in ("fail", "error") for r in records),
+                  "items_incomplete": incomplete,
                   "findings": len(findings), "per_kind": _per_kind(records)},
         "results": results,
         "findings": findings,
@@ -46,6 +51,13 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "items": [{"item": r.item, "outcome": r.outcome, "cases": r.cases,
                    "seconds": round(r.seconds, 3), "error": r.error} for r in records],
     }
+
+
+def _with_unrun(records: list[ItemRecord], planned: set[str]) -> list[ItemRecord]:
+    seen = {r.item for r in records}
+    unrun = [ItemRecord(i, *i.split("/"), complete=False) for i in sorted(planned - seen)
+             if i.count("/") == 3]
+    return list(records) + unrun
 
 
 def _results(records: list[ItemRecord]) -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
     merged: dict[str, Any] = {
         "schema_version": first["schema_version"],
         "tool": dict(first.get("tool", {})),
-        "outcome": "nonconformant" if findings or errors else "conformant",
+        "outcome": _outcome(findings, errors, items),
         "backend": _backend(reports),
         "products": _union(r["products"] for r in reports),
         "apis": _union(r["apis"] for r in reports),
@@ -66,7 +66,8 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
         "started": min((r["started"] for r in reports if r.get("started")), default=None),
         "stats": {"cases": cases, "seconds": seconds,
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
-                  "items": len(items), "items_failed": sum(i["outcome"] != "pass" for i in items),
+                  "items": len(items), "items_failed": sum(i["outcome"] in ("fail", "error") for i in items),
+                  "items_incomplete": sum(i["outcome"] == "incomplete" for i in items),
                   "findings": len(findings), "per_kind": _per_kind(reports)},
         "results": results,
         "findings": findings,
@@ -212,3 +213,9 @@ def _update(out: dict[str, Any], new: dict[str, Any]) -> None:
             out[key] = copy.deepcopy(value)
         elif isinstance(out[key], dict) and isinstance(value, dict):
             _update(out[key], value)
+
+
+def _outcome(findings: list[Any], errors: list[Any], items: list[dict[str, Any]]) -> str:
+    if findings or errors:
+        return "nonconformant"
+    return "incomplete" if any(i["outcome"] == "incomplete" for i in items) else "conformant"

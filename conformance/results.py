@@ -65,6 +65,7 @@ class ItemRecord:
     cases: int = 0
     seconds: float = 0.0
     error: str | None = None  # the item could not run (a spec or adapter problem)
+    complete: bool = True  # False: rebuilt from the journal of a run killed while it ran
     checks: Counter = field(default_factory=Counter)  # (clause, kind, outcome) -> cases
     observations: Counter = field(default_factory=Counter)  # (clause, behaviour) -> cases
     numerics: Counter = field(default_factory=Counter)  # (dtype, ratio bin) -> cases, see ratio_bin
@@ -72,7 +73,9 @@ class ItemRecord:
 
     @property
     def outcome(self) -> str:
-        return "error" if self.error else "fail" if self.findings else "pass"
+        if self.error:
+            return "error"
+        return "fail" if self.findings else "pass" if self.complete else "incomplete"
 
     def add(self, checks: list[Check], observations: list[tuple[str, str]],
             ratios: list[tuple[str, float]] = ()) -> None:
@@ -84,7 +87,7 @@ class ItemRecord:
     def to_json(self) -> dict[str, Any]:
         return {"item": self.item, "api": self.api, "product": self.product, "subject": self.subject,
                 "family": self.family, "cases": self.cases, "seconds": round(self.seconds, 4),
-                "outcome": self.outcome, "error": self.error,
+                "outcome": self.outcome, "error": self.error, "complete": self.complete,
                 "checks": [[c, k, o, n] for (c, k, o), n in sorted(self.checks.items())],
                 "observations": [[c, b, n] for (c, b), n in sorted(self.observations.items())],
                 "numerics": [[d, b, n] for (d, b), n in sorted(self.numerics.items())],
@@ -93,7 +96,7 @@ class ItemRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ItemRecord:
         record = cls(data["item"], data["api"], data["product"], data["subject"], data["family"],
-                     data["cases"], data["seconds"], data.get("error"))
+                     data["cases"], data["seconds"], data.get("error"), data.get("complete", True))
         record.checks = Counter({(c, k, o): n for c, k, o, n in data["checks"]})
         record.observations = Counter({(c, b): n for c, b, n in data["observations"]})
         record.numerics = Counter({(d, b): n for d, b, n in data.get("numerics", [])})

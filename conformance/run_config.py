@@ -28,6 +28,7 @@ class RunConfig:
     waivers: Path | None = None  # accepted non-conformances (conformance/waivers.py)
     isolate: bool = False  # call the backend in a worker process (backends/isolated.py)
     case_timeout: float = 30.0
+    resume: bool = False  # continue the run journaled in report_dir (journal.py)
 
     def meta(self, specs: SpecSet, backend: Any) -> dict[str, Any]:
         """What the run records when it starts (the report's header)."""
@@ -35,6 +36,7 @@ class RunConfig:
         data["report_dir"] = str(self.report_dir)
         data["waivers"] = str(self.waivers) if self.waivers else None
         data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
+        data.pop("resume")
         data["backend"] = {"spec": self.backend, "name": str(getattr(backend, "name", "")),
                            "version": str(getattr(backend, "version", "") or ""),
                            "product": getattr(backend, "product", None)}
@@ -61,7 +63,7 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
             ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
             max_examples: int | None = None, report_dir: str | Path = "reports",
             shard: str | None = None, waivers: str | Path | None = None, isolate: bool | None = None,
-            case_timeout: float | None = None) -> tuple[RunConfig, Any]:
+            case_timeout: float | None = None, resume: bool = False) -> tuple[RunConfig, Any]:
     """Validate the options (``UsageError`` naming the argument) and load the backend once."""
     if profile not in PROFILES:
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
@@ -88,7 +90,7 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
     isolate = backend not in IN_PROCESS if isolate is None else isolate
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
                     Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
-                    isolate, case_timeout or chosen.case_timeout)
+                    isolate, case_timeout or chosen.case_timeout, bool(resume))
     return cfg, instance
 
 
