@@ -31,11 +31,18 @@ class ShapeMismatch(Exception):
     """torch's result does not fit the output view (torch never saw the output)."""
 
 
-def to_torch(array: np.ndarray) -> torch.Tensor:
-    """A torch tensor over ``array`` (shared memory where torch can describe the view)."""
+def to_torch(array: np.ndarray, device: torch.device | str | None = None) -> torch.Tensor:
+    """A torch tensor over ``array`` (shared memory where torch can describe the view), copied to
+    ``device`` when one is given (None: stay on the host, no copy)."""
+    host = _host_tensor(array)
+    return host if device is None else host.to(device)
+
+
+def _host_tensor(array: np.ndarray) -> torch.Tensor:
     if array.dtype == BF16:
         # torch.from_numpy does not know ml_dtypes.bfloat16; the bits are the same as torch's.
-        return to_torch(array.view(np.uint16)).view(torch.bfloat16)
+        # Reinterpreted on the host: a device may not support the uint16 carrier.
+        return _host_tensor(array.view(np.uint16)).view(torch.bfloat16)
     if not array.flags.writeable:
         array = array.copy()  # from_numpy warns on read-only memory; torch never writes inputs
     try:
@@ -48,7 +55,7 @@ def write_output(out: np.ndarray, value: torch.Tensor) -> None:
     """Write ``value`` into the output view in place, cast to the view's dtype."""
     if tuple(value.shape) != out.shape:
         raise ShapeMismatch(f"result {tuple(value.shape)}, output {out.shape}")
-    value = value.detach()
+    value = value.detach().cpu()  # a device result is copied back to the host (no-op on CPU)
     if out.dtype.kind != "c" and value.is_complex():
         value = value.real  # a real output keeps the real part, as the reference does
     if out.dtype == BF16:
@@ -79,7 +86,7 @@ def pad_reads_outside(grad_shape: tuple[int, ...], self_shape: tuple[int, ...]) 
     return len(grad_shape) != len(self_shape) or grad_shape[:-3] != self_shape[:-3]
 
 
-def replication_pad3d_backward(args: dict[str, Any]) -> CallResult:
+def replication_pad3d_backward(args: dict[str, Any], device: torch.device | str | None = None) -> CallResult:
     grad, self_, padding, grad_input = (args.get(k) for k in ("gradOutput", "self", "padding", "gradInput"))
     if grad is None or self_ is None or padding is None or grad_input is None:
         return NULLPTR
@@ -88,7 +95,7 @@ def replication_pad3d_backward(args: dict[str, Any]) -> CallResult:
 
     def run() -> None:
         result = torch.ops.aten.replication_pad3d_backward(
-            to_torch(grad.array), to_torch(self_.array), list(padding))
+            to_torch(grad.array, device), to_torch(self_.array, device), list(padding))
         write_output(grad_input.array, result)
 
     return torch_call(run)
@@ -104,7 +111,7 @@ def loss_gradient(grad: torch.Tensor, loss: torch.Tensor) -> torch.Tensor:
     return grad.reshape(())
 
 
-def kl_div_backward(args: dict[str, Any]) -> CallResult:
+def kl_div_backward(args: dict[str, Any], device: torch.device | str | None = None) -> CallResult:
     names = ("gradOutput", "self", "target", "out")
     grad, self_, target, out = (args.get(k) for k in names)
     if grad is None or self_ is None or target is None or out is None:
@@ -114,10 +121,10 @@ def kl_div_backward(args: dict[str, Any]) -> CallResult:
         return INVALID  # torch.ops.aten.kl_div would silently treat 3 (or any int) as its own enum
 
     def run() -> None:
-        s = to_torch(self_.array).clone().requires_grad_(True)
+        s = to_torch(self_.array, device).clone().requires_grad_(True)
         # aclnn allows mixed input dtypes; a vendor computes in self's dtype, so convert to it.
-        t = to_torch(target.array).to(s.dtype)
-        g = to_torch(grad.array).to(s.dtype)
+        t = to_torch(target.array, device).to(s.dtype)
+        g = to_torch(grad.array, device).to(s.dtype)
         with warnings.catch_warnings():  # torch warns that "mean" is not "batchmean": by design
             warnings.simplefilter("ignore", UserWarning)
             loss = torch.nn.functional.kl_div(s, t, reduction=reduction, log_target=bool(args["logTarget"]))
