@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .backends.protocol import PHASE_WORKSPACE, CallResult, normalize_result
+from .backends.protocol import PHASE_WORKSPACE, CallResult, call_checked
 from .case_store import materialize_saved
 from .describe import describe_call, describe_status
 from .guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
@@ -80,11 +80,13 @@ class _Run:
 
     def call(self, m: Materialized) -> CallResult | None:
         try:
-            return normalize_result(self.j.backend.call(self.spec.api, m.case.args), self.j.name)
+            return call_checked(self.j.backend, self.spec.api, m.case.args)
         except Exception as exc:  # noqa: BLE001 - a backend's failure is a finding, not our crash
             kind = getattr(exc, "kind", "crash")  # isolated.py: crash or timeout of the worker
             what = str(exc) if hasattr(exc, "kind") else f"raised {type(exc).__name__}: {exc}"
-            self.record(self.owner("status"), kind, False, f"backend {self.j.name!r} {what}")
+            # a case that breaks a clause failed that clause's promise of a status code
+            clause = self.e.violations[0].clause if self.e.violations else self.owner("status")
+            self.record(clause, kind, False, f"backend {self.j.name!r} {what}")
             return None
 
     def go(self, families: tuple[str, ...]) -> None:

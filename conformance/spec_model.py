@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .expressions import Expression
+from .expressions import ExprError, Expression
 from .vocabulary import Vocabulary
 
 PREDICATE_KINDS = ("not_null", "dtype_in", "same_dtype", "format_in", "rank_in", "same_shape",
@@ -82,7 +82,7 @@ class OperatorSpec:
     def owner(self, check: str, names: dict[str, Any]) -> str:
         """The behavior clause that speaks for ``check`` on a case (first whose ``when`` holds)."""
         for c in self.constraints:
-            if c.kind == "behavior" and check in c.checks and (c.when is None or c.when.evaluate(names)):
+            if c.kind == "behavior" and check in c.checks and (c.when is None or _holds(c.when, names)):
                 return c.id
         return f"{self.api}:{check}"
 
@@ -111,3 +111,11 @@ class SpecSet:
         if spec is None:
             raise KeyError(api)
         return spec
+
+
+def _holds(when: Expression, names: dict[str, Any]) -> bool:
+    """A ``when`` that cannot be evaluated on a case (a null argument) does not speak for it."""
+    try:
+        return bool(when.evaluate(names))
+    except ExprError:
+        return False

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from conformance.backends.loading import load_backend
-from conformance.backends.protocol import CallResult, normalize_result
+from conformance.backends.protocol import AdapterError, CallResult, normalize_result
 from conformance.backends.reference import ReferenceBackend
 from conformance.errors import UsageError
 from conformance.tensor import Tensor
@@ -49,9 +49,9 @@ def test_object_without_call(tmp_path):
 
 def test_normalize_result():
     assert normalize_result(161002, "x") == CallResult(161002)
-    with pytest.raises(TypeError, match="backend 'x' returned '0'"):
+    with pytest.raises(AdapterError, match="returned '0' \\(str\\); call\\(\\) must return an int"):
         normalize_result("0", "x")
-    with pytest.raises(TypeError):
+    with pytest.raises(AdapterError):
         normalize_result(True, "x")
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..tensor import Tensor, TensorMeta, view_into
-from .protocol import CallResult
+from .protocol import AdapterError, CallResult, call_checked
 
 START_TIMEOUT = 120.0  # importing a vendor stack (torch, CANN) can take a while
 
@@ -82,14 +82,15 @@ def _worker(conn: Any, spec: str, product: str | None) -> None:
         api, packed = message
         args = _unpack(packed)
         try:
-            result = backend.call(api, args)
+            result = call_checked(backend, api, args)
+        except AdapterError as exc:
+            conn.send(("protocol", str(exc), {}))
+            continue
         except Exception as exc:  # noqa: BLE001 - the backend's exception goes back to the judge
             conn.send(("raised", f"{type(exc).__name__}: {exc}", {}))
             continue
         storages = {n: v.storage for n, v in args.items() if isinstance(v, Tensor)}
-        if isinstance(result, CallResult):
-            result = ("callresult", result.status, result.phase)
-        conn.send(("ok", result, storages))
+        conn.send(("ok", (result.status, result.phase), storages))
 
 
 class IsolatedBackend:
@@ -146,11 +147,11 @@ class IsolatedBackend:
             raise BackendDied(f"crashed: its worker process {how}") from None
         if kind == "raised":
             raise BackendRaised(f"raised {value}")
+        if kind == "protocol":
+            raise AdapterError(value)
         for name, storage in storages.items():
             args[name].storage[...] = storage
-        if isinstance(value, tuple) and value and value[0] == "callresult":
-            return CallResult(value[1], value[2])
-        return value
+        return CallResult(*value)
 
     def close(self) -> None:
         try:

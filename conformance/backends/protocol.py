@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from ..tensor import Tensor
+
 PHASE_WORKSPACE = 1  # aclnnXxxGetWorkspaceSize: validates parameters
 PHASE_EXECUTE = 2    # aclnnXxx: computes
 
@@ -25,11 +27,40 @@ class Backend(Protocol):
     def call(self, api: str, args: dict[str, Any]) -> int | CallResult: ...
 
 
+class AdapterError(Exception):
+    """The backend broke the adapter protocol (judged as a ``crash`` finding naming what it did)."""
+
+    kind = "crash"
+
+
 def normalize_result(value: Any, backend_name: str) -> CallResult:
-    """A ``CallResult`` from what ``call`` returned; ``TypeError`` naming the backend otherwise."""
+    """A ``CallResult`` from what ``call`` returned; ``AdapterError`` naming the backend otherwise."""
     if isinstance(value, CallResult):
         return value
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"backend {backend_name!r} returned {value!r} ({type(value).__name__}); "
-                        "call() must return an int status or a CallResult")
+        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+        raise AdapterError(f"returned {shown} ({type(value).__name__}); call() must return an int "
+                           "status or a CallResult")
     return CallResult(int(value))
+
+
+def call_checked(backend: Any, api: str, args: dict[str, Any]) -> CallResult:
+    """``backend.call`` held to the protocol: an int status back, and tensors written in place.
+
+    An adapter that rebinds an output (``out.array = result``) instead of writing into the given
+    view would leave the suite reading the untouched buffer; say so instead of judging garbage.
+    """
+    given = {n: (v, v.array) for n, v in args.items() if isinstance(v, Tensor)}
+    result = normalize_result(backend.call(api, args), str(getattr(backend, "name", "")))
+    for name, (tensor, array) in given.items():
+        now = args.get(name)
+        if now is not tensor:
+            raise AdapterError(f"replaced the argument {name!r} with {type(now).__name__} instead of "
+                               "writing into the given tensor")
+        if tensor.array is not array:
+            got = tensor.array
+            raise AdapterError(
+                f"rebound {name}.array to a {getattr(got, 'dtype', type(got).__name__)} array of shape "
+                f"{tuple(getattr(got, 'shape', ()))} instead of writing into the given {array.dtype} "
+                f"view of shape {array.shape}")
+    return result
