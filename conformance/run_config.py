@@ -68,26 +68,34 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
     if profile not in PROFILES:
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
     chosen = PROFILES[profile]
-    instance = load_backend(backend)
+    isolate = backend not in IN_PROCESS if isolate is None else isolate
+    instance = _probe(backend, case_timeout or chosen.case_timeout) if isolate else load_backend(backend)
     declared = getattr(instance, "product", None)
     declared_id = _product(specs, declared, "the backend's product") if declared else None
+    from_device = bool(getattr(instance, "product_from_device", False))
     if products:
         ids = tuple(dict.fromkeys(_product(specs, p, f"--product {p}") for p in products))
-        if declared_id and ids != (declared_id,):
+        if declared_id and ids != (declared_id,) and not from_device:
             raise UsageError(f"--product: backend {backend!r} says it is {declared_id}; it cannot be "
                              f"tested as {', '.join(ids)}")
+    elif from_device and not declared_id:
+        raise UsageError(f"--backend {backend}: the device's SoC {getattr(instance, 'soc', '') or '?'!r} "
+                         "is in no product line of specs/vocabulary.yaml; pass --product")
     elif declared_id or chosen.one_product:
         ids = (declared_id or DEFAULT_PRODUCT,)
     else:
         ids = tuple(specs.vocabulary.products)
     apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
+    missing = getattr(instance, "missing_operators", None) or {}
+    for api in apis:
+        if api in missing:
+            raise UsageError(f"--backend {backend}: {missing[api]}; test the operators it has with --op")
     if max_examples is not None and max_examples < 1:
         raise UsageError(f"--max-examples {max_examples}: must be at least 1")
     if waivers is not None:
         load_waivers(waivers, specs.vocabulary)  # a bad waiver file stops the run before it starts
     if case_timeout is not None and not case_timeout > 0:
         raise UsageError(f"--case-timeout {case_timeout}: must be a positive number of seconds")
-    isolate = backend not in IN_PROCESS if isolate is None else isolate
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
                     Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
                     isolate, case_timeout or chosen.case_timeout, bool(resume))
@@ -95,6 +103,20 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
 
 
 IN_PROCESS = frozenset({"reference"})  # pure Python, known safe: no worker process needed
+
+
+def _probe(spec: str, timeout: float) -> Any:
+    """Load the backend in a worker to learn its name, version and product: a library that crashes
+    while loading is then a usage error, not the death of this process."""
+    from types import SimpleNamespace
+
+    from .backends.isolated import IsolatedBackend
+
+    worker = IsolatedBackend(spec, None, timeout)
+    try:
+        return SimpleNamespace(**{**worker.about, "product": worker.product or None})
+    finally:
+        worker.close()
 
 
 def make_backend(cfg: RunConfig, product: str) -> Any:
@@ -116,9 +138,11 @@ def _shard(text: str | None) -> tuple[int, int] | None:
 
 
 def backend_for(spec: str, product: str) -> Any:
-    """A fresh backend instance; one without a declared product is told the product under test."""
+    """A fresh backend instance; one without a declared product, or one whose product is read from
+    its device (``product_from_device``), is told the product under test."""
     backend = load_backend(spec)
-    if hasattr(backend, "product") and getattr(backend, "product", None) is None:
+    overridden = product and getattr(backend, "product_from_device", False)  # --product wins
+    if hasattr(backend, "product") and (getattr(backend, "product", None) is None or overridden):
         backend.product = product
     return backend
 

@@ -70,3 +70,14 @@ def test_run_survives_segfault_abort_and_hang(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", segv["case_file"], "--backend", MISBEHAVING]) == 1
     assert "STILL FAILING: crash KL-PHASE: backend 'misbehaving' crashed" in capsys.readouterr().out
+
+
+def test_a_backend_that_crashes_while_loading_is_a_usage_error_not_our_death(tmp_path, capsys):
+    path = tmp_path / "dies_on_load.py"
+    path.write_text("import ctypes\n\nclass Loads:\n    name = 'loads'\n\n"
+                    "    def __init__(self):\n        ctypes.string_at(0)\n\n"
+                    "    def call(self, api, args):\n        return 0\n")
+    rc = main(["run", "--backend", f"{path}:Loads", "--profile", "quick", "-q",
+               "--report-dir", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "was killed by SIGSEGV while loading the backend" in err and "Traceback" not in err

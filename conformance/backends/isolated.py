@@ -17,6 +17,7 @@ from ..tensor import Tensor, TensorMeta, view_into
 from .protocol import AdapterError, CallResult, call_checked
 
 START_TIMEOUT = 120.0  # importing a vendor stack (torch, CANN) can take a while
+CLOSE_TIMEOUT = 5.0  # a backend's close (aclFinalize) before its worker is killed
 
 
 class BackendDied(Exception):
@@ -73,11 +74,16 @@ def _worker(conn: Any, spec: str, product: str | None) -> None:
     except Exception as exc:  # noqa: BLE001 - reported to the parent as a usage error
         conn.send(("error", str(exc)))
         return
-    conn.send(("hello", str(getattr(backend, "name", "")), str(getattr(backend, "version", "") or ""),
-               getattr(backend, "product", None)))
+    conn.send(("hello", {"name": str(getattr(backend, "name", "")),
+                         "version": str(getattr(backend, "version", "") or ""),
+                         "product": getattr(backend, "product", None),
+                         "product_from_device": bool(getattr(backend, "product_from_device", False)),
+                         "soc": str(getattr(backend, "soc", "") or ""),
+                         "missing_operators": dict(getattr(backend, "missing_operators", {}) or {})}))
     while True:
         message = conn.recv()
-        if message is None:
+        if message is None:  # the run is done: let the backend release its device
+            getattr(backend, "close", lambda: None)()
             return
         api, packed = message
         args = _unpack(packed)
@@ -112,12 +118,15 @@ class IsolatedBackend:
         try:
             hello = self._conn.recv()
         except EOFError:
+            self._proc.join(5)  # the pipe closes a moment before the exit code is known
             code = self._proc.exitcode
             raise UsageError(f"--backend {self.spec}: the worker {_describe_exit(code)} while "
                              "loading the backend") from None
         if hello[0] == "error":
             raise UsageError(hello[1])
-        self.name, self.version, self.product = hello[1], hello[2], hello[3]
+        self.about: dict[str, Any] = hello[1]  # what the parent may know of the backend
+        self.name, self.version, self.product = (self.about[k] for k in ("name", "version", "product"))
+        self.product_from_device = self.about["product_from_device"]
 
     def _kill(self) -> None:
         if self._proc.is_alive():
@@ -156,6 +165,7 @@ class IsolatedBackend:
     def close(self) -> None:
         try:
             self._conn.send(None)
+            self._proc.join(CLOSE_TIMEOUT)
         except (OSError, ValueError):
             pass
         self._kill()

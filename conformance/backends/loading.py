@@ -1,8 +1,13 @@
-"""Find a backend from its command-line spec: a registered name, ``module:attr`` or ``file.py:attr``."""
+"""Find a backend from its command-line spec: a registered name, ``module:attr`` or ``file.py:attr``.
+
+A registered name may carry options for its class's constructor: ``aclnn:lib=A.so,lib=B.so,product=P``
+(``key=value`` pairs after the first ":"; a repeated key gives a list).
+"""
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -11,7 +16,8 @@ from typing import Any
 from ..errors import UsageError
 
 ENTRY_POINT_GROUP = "conformance.backends"
-_BUILTIN = {"reference": "conformance.backends.reference:ReferenceBackend"}
+_BUILTIN = {"reference": "conformance.backends.reference:ReferenceBackend",
+            "aclnn": "conformance.backends.aclnn:AclnnBackend"}
 
 
 def registered_backends() -> dict[str, str]:
@@ -24,7 +30,7 @@ def registered_backends() -> dict[str, str]:
 
 def load_backend(spec: str) -> Any:
     """Instantiate the backend ``spec`` names; ``UsageError`` (exit 2) naming it on any failure."""
-    target = registered_backends().get(spec, spec)
+    target, options = _target(spec)
     if ":" not in target:
         known = ", ".join(sorted(registered_backends()))
         raise UsageError(f"--backend {spec}: not a registered backend ({known}), module:attr or "
@@ -34,15 +40,60 @@ def load_backend(spec: str) -> Any:
     if obj is None:
         raise UsageError(f"--backend {spec}: {where} has no attribute {attr!r}")
     if isinstance(obj, type):
-        try:
-            obj = obj()
-        except Exception as exc:  # noqa: BLE001 - any failure of third-party code is a usage error
-            raise UsageError(f"--backend {spec}: {attr}() failed: {type(exc).__name__}: {exc}") from None
+        obj = _instantiate(spec, obj, options)
+    elif options:
+        raise UsageError(f"--backend {spec}: {attr} is not a class, so it takes no options")
     if not callable(getattr(obj, "call", None)):
         raise UsageError(f"--backend {spec}: {attr} has no call(api, args) method")
     if not isinstance(getattr(obj, "name", None), str):
         raise UsageError(f"--backend {spec}: {attr} has no string attribute 'name'")
     return obj
+
+
+def _target(spec: str) -> tuple[str, dict[str, str | list[str]]]:
+    """``module:attr`` of the backend and the constructor options the spec gives it."""
+    registered = registered_backends()
+    name, sep, rest = spec.partition(":")
+    pairs = [part.partition("=") for part in rest.split(",")] if sep and rest else []
+    if name not in registered or not pairs or not all(k.isidentifier() and eq for k, eq, _ in pairs):
+        return registered.get(spec, spec), {}
+    options: dict[str, str | list[str]] = {}
+    for key, _, value in pairs:
+        old = options.get(key)
+        options[key] = value if old is None else [*(old if isinstance(old, list) else [old]), value]
+    return registered[name], options
+
+
+def _instantiate(spec: str, cls: type, options: dict[str, str | list[str]]) -> Any:
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        params = {}
+    kwargs = {key: _option(spec, cls, params, key, value) for key, value in options.items()}
+    try:
+        return cls(**kwargs)
+    except UsageError as exc:  # the class's own message says what is wrong; keep it on one line
+        raise UsageError(f"--backend {spec}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - any failure of third-party code is a usage error
+        raise UsageError(f"--backend {spec}: {cls.__name__}() failed: {type(exc).__name__}: {exc}") from None
+
+
+def _option(spec: str, cls: type, params: Any, key: str, value: str | list[str]) -> Any:
+    """The keyword argument for one option, converted to an int where the default is one."""
+    keywords = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if key not in keywords:
+        accepted = ", ".join(keywords) or "none"
+        raise UsageError(f"--backend {spec}: {cls.__name__} has no option {key!r} (options: {accepted})")
+    param = params[key]
+    if isinstance(value, list) and "list" not in str(param.annotation):
+        raise UsageError(f"--backend {spec}: option {key!r} is given more than once")
+    default = param.default
+    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            raise UsageError(f"--backend {spec}: option {key}={value} is not an integer") from None
+    return value
 
 
 def _import(spec: str, where: str) -> Any:

@@ -1,0 +1,74 @@
+"""Build the C test double of the aclnn ABI (this directory's .c files) into one shared library.
+
+``build_double(out_dir, defines)`` compiles it with the system C compiler; ``double_lib`` is the
+pytest-side helper: one build per variant per test session, shared by the xdist workers, and a
+clean skip where there is no compiler.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+SOURCES = Path(__file__).parent
+LIBRARY = "libfake_aclnn.so"
+# -fvisibility=hidden: only the ABI (FAKE_API) is exported, so the internal calls of one variant
+# never bind to another variant loaded into the same process with RTLD_GLOBAL.
+FLAGS = ("-shared", "-fPIC", "-O1", "-std=c99", "-Wall", "-Werror", "-fvisibility=hidden")
+BUGS = ("BUG_PAD_LIMIT", "BUG_NULL_CODE", "BUG_OOB_WRITE", "BUG_PHASE2", "BUG_BATCHMEAN",
+        "BUG_SEGV_SHAPE")
+
+
+def compiler() -> str | None:
+    return shutil.which("cc") or shutil.which("gcc")
+
+
+def build_double(out_dir: Path, defines: tuple[str, ...] = (), without: tuple[str, ...] = ()) -> Path:
+    """Compile every .c file here (but those named in ``without``: a library implementing fewer
+    operators) into ``out_dir/libfake_aclnn.so`` with ``-D`` each define.
+
+    The library is written under a temporary name and renamed, so concurrent builds of the same
+    variant (xdist workers) never see a half-written file.
+    """
+    cc = compiler()
+    if cc is None:
+        raise RuntimeError("no C compiler (cc or gcc) on PATH")
+    unknown = [d for d in defines if d not in BUGS]
+    if unknown:
+        raise ValueError(f"unknown defines {unknown} (known: {', '.join(BUGS)})")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / LIBRARY
+    fd, tmp = tempfile.mkstemp(suffix=".so", dir=out_dir)
+    os.close(fd)
+    sources = sorted(str(p) for p in SOURCES.glob("*.c") if p.name not in without)
+    command = [cc, *FLAGS, *(f"-D{d}" for d in defines), "-o", tmp, *sources, "-lm"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        os.unlink(tmp)
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr}")
+    os.replace(tmp, target)
+    return target
+
+
+def _key(defines: tuple[str, ...]) -> str:
+    """The variant's build directory: its defines and a digest of the sources and flags."""
+    digest = hashlib.sha256(" ".join((*FLAGS, *defines)).encode())
+    for path in sorted(SOURCES.glob("*.[ch]")):
+        digest.update(path.read_bytes())
+    return "-".join(("correct",) if not defines else defines).lower() + "-" + digest.hexdigest()[:12]
+
+
+def double_lib(tmp_path_factory: pytest.TempPathFactory, *defines: str) -> Path:
+    """The built variant (cached for the session, across xdist workers); skips without a compiler."""
+    if compiler() is None:
+        pytest.skip("no C compiler (cc or gcc): cannot build the aclnn test double")
+    root = tmp_path_factory.getbasetemp()
+    shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root  # xdist: one per run
+    out_dir = shared / "aclnn_double" / _key(tuple(defines))
+    target = out_dir / LIBRARY
+    return target if target.is_file() else build_double(out_dir, tuple(defines))
