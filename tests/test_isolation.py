@@ -81,3 +81,28 @@ def test_a_backend_that_crashes_while_loading_is_a_usage_error_not_our_death(tmp
                "--report-dir", str(tmp_path / "r")])
     err = capsys.readouterr().err
     assert rc == 2 and "was killed by SIGSEGV while loading the backend" in err and "Traceback" not in err
+
+
+def test_buffers_travel_through_a_shared_arena_that_grows_and_is_removed(tmp_path):
+    big = np.arange(300_000, dtype=np.float32).reshape(600, 500)  # 1.2 MB: past the first arena
+
+    def args(out):
+        return {"gradOutput": Tensor(big.copy()), "self": Tensor(big.copy()), "target": Tensor(big.copy()),
+                "reduction": 0, "logTarget": False, "out": out}
+
+    shared = IsolatedBackend("reference", "atlas-a2", timeout=60)
+    piped = IsolatedBackend("reference", "atlas-a2", timeout=60, shared=False)
+    try:
+        small = np.full((2, 3), np.nan, np.float32)
+        assert shared.call(KL, _kl_args(Tensor(small))).status == 0
+        first = shared._arena.path
+        via_arena, via_pipe = np.zeros_like(big), np.zeros_like(big)
+        assert shared.call(KL, args(Tensor(via_arena))).status == 0
+        assert piped.call(KL, args(Tensor(via_pipe))).status == 0
+        assert shared._arena.path != first and not Path(first).exists()  # grown: a new file
+        assert np.array_equal(via_arena, via_pipe) and via_arena[599, 499] == -(299_999.0 ** 2)
+        path = shared._arena.path
+    finally:
+        shared.close()
+        piped.close()
+    assert not Path(path).exists()

@@ -1,8 +1,9 @@
 """Run a backend in a worker process, so a segfault, abort or hang costs one case, not the run.
 
-The worker loads the backend by its spec; each call ships the storage buffers of every tensor
-argument (guard margins and views included) and gets them all back, inputs too, so the guard
-checks see exactly what the backend did. A worker that dies or does not answer within the case
+The worker loads the backend by its spec; each call puts the storage buffers of every tensor
+argument (guard margins and views included) into memory shared with the worker (arena.py: one
+copy each way, no pickling) and copies them all back, inputs too, so the guard checks see exactly
+what the backend did. A worker that dies or does not answer within the case
 timeout is replaced, and the call raises ``BackendDied`` / ``BackendTimedOut`` (judged as
 ``crash`` / ``timeout`` findings).
 """
@@ -12,8 +13,11 @@ import multiprocessing as mp
 import signal
 from typing import Any
 
+import numpy as np
+
 from ..errors import UsageError
 from ..tensor import Tensor, TensorMeta, view_into
+from .arena import Arena, ArenaView
 from .protocol import AdapterError, CallResult, call_checked
 
 START_TIMEOUT = 120.0  # importing a vendor stack (torch, CANN) can take a while
@@ -44,26 +48,35 @@ def _describe_exit(code: int | None) -> str:
 
 
 def _pack(args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments without their buffers: a tensor travels as its view's description."""
     out: dict[str, Any] = {}
     for name, value in args.items():
         if isinstance(value, Tensor):
-            meta = TensorMeta(value.shape, value.dtype_name or "", value.element_strides, value.offset,
-                              value.format)
-            out[name] = ("tensor", value.storage, meta)
+            out[name] = ("tensor", TensorMeta(value.shape, value.dtype_name or "", value.element_strides,
+                                              value.offset, value.format))
         else:
             out[name] = ("value", value)
     return out
 
 
-def _unpack(packed: dict[str, Any]) -> dict[str, Any]:
+def _unpack(packed: dict[str, Any], storages: dict[str, np.ndarray]) -> dict[str, Any]:
     args: dict[str, Any] = {}
     for name, entry in packed.items():
         if entry[0] == "tensor":
-            storage, meta = entry[1], entry[2]
-            args[name] = Tensor(view_into(storage, meta), storage, meta.format, meta.dtype or None)
+            meta = entry[1]
+            args[name] = Tensor(view_into(storages[name], meta), storages[name], meta.format,
+                                meta.dtype or None)
         else:
             args[name] = entry[1]
     return args
+
+
+def _storages(payload: tuple[Any, ...], arena: ArenaView) -> dict[str, np.ndarray]:
+    """The worker's buffers: views of the shared arena, or the arrays that came through the pipe."""
+    if payload[0] == "shared":
+        _, path, places = payload
+        return {name: arena.view(path, *place) for name, place in places.items()}
+    return payload[1]
 
 
 def _worker(conn: Any, spec: str, product: str | None) -> None:
@@ -80,13 +93,14 @@ def _worker(conn: Any, spec: str, product: str | None) -> None:
                          "product_from_device": bool(getattr(backend, "product_from_device", False)),
                          "soc": str(getattr(backend, "soc", "") or ""),
                          "missing_operators": dict(getattr(backend, "missing_operators", {}) or {})}))
+    arena = ArenaView()
     while True:
         message = conn.recv()
         if message is None:  # the run is done: let the backend release its device
             getattr(backend, "close", lambda: None)()
             return
-        api, packed = message
-        args = _unpack(packed)
+        api, packed, payload = message
+        args = _unpack(packed, _storages(payload, arena))
         try:
             result = call_checked(backend, api, args)
         except AdapterError as exc:
@@ -95,15 +109,18 @@ def _worker(conn: Any, spec: str, product: str | None) -> None:
         except Exception as exc:  # noqa: BLE001 - the backend's exception goes back to the judge
             conn.send(("raised", f"{type(exc).__name__}: {exc}", {}))
             continue
-        storages = {n: v.storage for n, v in args.items() if isinstance(v, Tensor)}
-        conn.send(("ok", (result.status, result.phase), storages))
+        back = None if payload[0] == "shared" else {n: v.storage for n, v in args.items()
+                                                    if isinstance(v, Tensor)}
+        conn.send(("ok", (result.status, result.phase), back))
 
 
 class IsolatedBackend:
     """The backend named by ``spec``, called through a worker process with a per-call timeout."""
 
-    def __init__(self, spec: str, product: str | None, timeout: float) -> None:
+    def __init__(self, spec: str, product: str | None, timeout: float, shared: bool = True) -> None:
+        """``shared``: buffers travel through a shared arena (arena.py), else pickled through the pipe."""
         self.spec, self.timeout, self._product = spec, timeout, product
+        self._arena = Arena() if shared else None
         self._ctx = mp.get_context("spawn")  # never fork a process that may hold threads (torch)
         self._start()
 
@@ -138,11 +155,17 @@ class IsolatedBackend:
         self._start()
 
     def call(self, api: str, args: dict[str, Any]) -> Any:
+        buffers = {n: v.storage for n, v in args.items() if isinstance(v, Tensor)}
+        if self._arena is not None:
+            places = self._arena.put(buffers)
+            message = (api, _pack(args), ("shared", self._arena.path, places))
+        else:
+            message = (api, _pack(args), ("pipe", buffers))
         try:
-            self._conn.send((api, _pack(args)))
+            self._conn.send(message)
         except (OSError, ValueError):  # the worker died between calls
             self._restart()
-            self._conn.send((api, _pack(args)))
+            self._conn.send(message)
         if not self._conn.poll(self.timeout):
             self._restart()
             raise BackendTimedOut(f"timed out: no answer within the case timeout of {self.timeout:g} s "
@@ -158,6 +181,8 @@ class IsolatedBackend:
             raise BackendRaised(f"raised {value}")
         if kind == "protocol":
             raise AdapterError(value)
+        if storages is None:  # shared: the backend wrote into the arena
+            storages = {name: self._arena.view(*place) for name, place in places.items()}
         for name, storage in storages.items():
             args[name].storage[...] = storage
         return CallResult(*value)
@@ -169,3 +194,5 @@ class IsolatedBackend:
         except (OSError, ValueError):
             pass
         self._kill()
+        if self._arena is not None:
+            self._arena.close()
