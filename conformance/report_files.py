@@ -62,10 +62,16 @@ def _document(suite: ET.Element) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
+VERDICTS = {"conformant": "✅ conformant", "nonconformant": "❌ nonconformant",
+            "incomplete": "⏸ incomplete"}
+
+
 def summary_markdown(report: dict[str, Any]) -> str:
     """A verdict line, a per-operator/product table, and every failing finding with its replay."""
     stats = report["stats"]
-    verdict = "✅ conformant" if report["outcome"] == "conformant" else "❌ nonconformant"
+    verdict = VERDICTS.get(report["outcome"], report["outcome"])
+    if report["outcome"] == "incomplete":
+        verdict += f" ({stats.get('items_incomplete', 0)} items did not finish: `conformance run --resume`)"
     lines = [f"## aclnn conformance: {verdict}", "",
              f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · seed "
              f"`{report['seed']}` · {stats['cases']} cases in {stats['seconds']:.1f} s "

@@ -271,6 +271,24 @@ def test_a_clean_run_is_conformant_everywhere(schema, tmp_path):
     assert text.startswith("## aclnn conformance: ✅ conformant") and "### Findings" not in text
 
 
+def test_an_interrupted_run_is_incomplete_not_conformant(schema, tmp_path):
+    from conformance.report_html import render_html
+
+    clean = [r for r in records() if r.outcome == "pass"]
+    cut = ItemRecord(f"{KL}/{A2}/FLOAT/memory", KL, A2, "FLOAT", "memory", cases=4, complete=False)
+    planned = {r.item for r in clean} | {cut.item, f"{KL}/{A2}/FLOAT16/memory"}
+    report = build_report(meta(not_applicable=[]), clean + [cut], 1.0, planned)
+    validate(report, schema)
+    assert report["outcome"] == "incomplete" and report["stats"]["items_incomplete"] == 2
+    assert report["stats"]["items"] == len(clean) + 2 and report["stats"]["items_failed"] == 0
+    unfinished = {i["item"]: i["cases"] for i in report["items"] if i["outcome"] == "incomplete"}
+    assert unfinished == {cut.item: 4, f"{KL}/{A2}/FLOAT16/memory": 0}
+    assert summary_markdown(report).startswith("## aclnn conformance: ⏸ incomplete (2 items did not finish")
+    assert 'data-outcome="incomplete"' in render_html(report)
+    failing = [r for r in records() if r.outcome == "fail"][:1]
+    assert build_report(meta(), failing + [cut], 1.0, planned)["outcome"] == "nonconformant"
+
+
 @pytest.mark.parametrize("path,value", [
     ((), {"extra": 1}),
     (("outcome",), "error"),
