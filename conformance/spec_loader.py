@@ -17,6 +17,7 @@ from .draws import DrawError
 from .errors import SpecError
 from .expressions import ExprError, Expression
 from .generation import AUTOMATIC, Program, parse_program
+from .spec_check import check_generation
 from .spec_model import Constraint, OperatorSpec, Param, Source, SpecSet
 from .vocabulary import Vocabulary
 from .yaml_lines import LocatedYaml, load_yaml
@@ -110,10 +111,14 @@ class _Builder:
         constraints = [self._constraint(i, c, params, products)
                        for i, c in enumerate(self.data["constraints"])]
         self._check_ids(constraints)
-        return OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
+        self._check_cycles(constraints)
+        spec = OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
                             tuple(constraints), self.doc.file, self._program(params, constraints),
                             dict(self.data.get("precision", {})))
+        # the text is consistent; now make sure it generates cases, or fail here rather than mid-run
+        check_generation(spec, self.vocab, self.fail)
+        return spec
 
     def _program(self, params: dict[str, Param], constraints: list[Constraint]) -> Program:
         breaks = {c["id"]: c["break"] for c in self.data["constraints"] if "break" in c}
@@ -145,6 +150,27 @@ class _Builder:
                 if req not in seen:
                     raise self.fail(f"requires unknown constraint id {req}", "constraints", i,
                                     "requires", j)
+                if constraints[seen[req]].kind == "behavior":  # it has no predicate to evaluate
+                    raise self.fail(f"requires {req}, a behavior clause: only a clause with a "
+                                    "predicate can be required", "constraints", i, "requires", j)
+
+    def _check_cycles(self, constraints: list[Constraint]) -> None:
+        """The oracle evaluates requirements first, so a cycle would only show when judging."""
+        index = {c.id: i for i, c in enumerate(constraints)}
+        done: set[str] = set()
+
+        def visit(cid: str, stack: tuple[str, ...]) -> None:
+            if cid in stack:
+                chain = " -> ".join(stack[stack.index(cid):] + (cid,))
+                raise self.fail(f"constraint {cid} requires itself ({chain})", "constraints",
+                                index[cid], "requires")
+            if cid not in done:
+                for req in constraints[index[cid]].requires:
+                    visit(req, stack + (cid,))
+                done.add(cid)
+
+        for c in constraints:
+            visit(c.id, ())
 
     def _constraint(self, i: int, raw: dict[str, Any], params: dict[str, Param],
                     products: tuple[str, ...]) -> Constraint:

@@ -109,3 +109,53 @@ def test_directory_with_bad_spec(tmp_path):
     (tmp_path / "aclnnX.yaml").write_text("api: [", encoding="utf-8")
     with pytest.raises(SpecError, match="aclnnX.yaml:1"):
         load_specs(tmp_path)
+
+
+# The loader dry-runs the generate section, so these stop at load instead of mid-run.
+@pytest.mark.parametrize(("old", "new", "field", "message"), [
+    ("self: {shape: [1, 3], dtype: FLOAT}", "self: {shape: [1, -3], dtype: FLOAT}",
+     "generate.examples[1].args.self.shape",
+     "example 1 is not a valid case: shape must be a list of non-negative integers"),
+    ("        reduction: 3\n", "        reductio: 3\n", "generate.examples[1].args.reductio",
+     "example 1 is not a valid case: aclnnKlDivBackward has no parameter 'reductio'"),
+    ("rank: [1, 8]", "rank: [-2, 8]", "generate.draws.full",
+     "draw 'full': rank must lie in [0, 64], got [-2, 8]"),
+    ("rank: [1, 8]", "rank: [8, 1]", "generate.draws.full",
+     "draw 'full': rank range [8, 1] is inverted (low > high)"),
+    ("gradOutput: grad_shape,", "gradOutput: logTarget,", "generate.args.gradOutput",
+     "args.gradOutput must give a shape (non-negative integers) or null for tensor parameter "
+     "'gradOutput'; at the low end it gives False"),
+    ("gradOutput: grad_shape,", "gradOutput: 'grad_shape[9]',", "generate.args.gradOutput",
+     "args.gradOutput fails on the values drawn at the low end: cannot evaluate 'grad_shape[9]': "
+     "tuple index out of range"),
+    ("reduction: reduction,", "reduction: '10 // (reduction - 2)',", "generate.args.reduction",
+     "args.reduction fails on the values drawn at the middle: cannot evaluate "
+     "'10 // (reduction - 2)': integer division or modulo by zero"),
+    ("self_shape: {sub_broadcast: full", "self_shape: {sub_broadcast: 'full[0]'",
+     "generate.draws.self_shape",
+     "draw 'self_shape' fails on the values drawn at the low end: 'int' object is not iterable"),
+], ids=["example-shape", "example-param", "rank-negative", "rank-inverted", "arg-not-shape",
+        "arg-index", "arg-zero-division", "draw-wrong-type"])
+def test_generate_section_that_cannot_run(specs, old, new, field, message):
+    text = KL_SPEC.replace(old, new, 1)
+    assert text != KL_SPEC
+    err = _load(text, specs)
+    assert err.field == field and message in str(err)
+    assert err.line == _line_of(text, new.strip())  # the line that was changed
+
+
+def test_requirement_cycle(specs):
+    text = KL_SPEC.replace("params: [gradOutput, self, target, out]\n    on_violation: "
+                           "ACLNN_ERR_PARAM_NULLPTR", "params: [gradOutput, self, target, out]\n"
+                           "    requires: [KL-BCAST-GRAD]\n    on_violation: ACLNN_ERR_PARAM_NULLPTR", 1)
+    err = _load(text, specs)
+    assert err.field == "constraints[0].requires"
+    assert "constraint KL-NULL requires itself (KL-NULL -> KL-BCAST-GRAD -> KL-NULL)" in str(err)
+
+
+def test_requiring_a_behavior_clause(specs):
+    text = KL_SPEC.replace("requires: [KL-NULL, KL-BCAST-TARGET]", "requires: [KL-NULL, KL-NONCONTIGUOUS]")
+    err = _load(text, specs)
+    assert err.field == "constraints[4].requires[1]"
+    assert err.line == _line_of(text, "requires: [KL-NULL, KL-NONCONTIGUOUS]")
+    assert "requires KL-NONCONTIGUOUS, a behavior clause" in str(err)

@@ -1,0 +1,242 @@
+"""Load-time dry run of a spec's ``generate`` section, so a bad spec stops at load, never mid-run.
+
+The schema and the builder only see the text of a spec. Whether its draws, args, breaks and
+worked examples actually produce cases is only known by running them, so the loader runs them
+once here: every example parsed as a case, and the program evaluated with a few deterministic
+choosers (the boundary phase's low and high ends plus the extreme corners Hypothesis can reach).
+Each failure becomes a ``SpecError`` naming the example, draw, arg or clause at fault.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from .breaks import variants
+from .case import Case, case_from_dict, case_to_dict
+from .choosers import Chooser, FixedChooser
+from .draws import Integers, Shape
+from .errors import CaseError, SpecError
+from .expressions import ExprError
+from .generation import build_case, can_break
+from .spec_model import OperatorSpec, SpecSet
+from .tensor import TensorMeta
+from .vocabulary import Vocabulary
+
+Fail = Callable[..., SpecError]  # (message, *path of keys) -> SpecError naming file, line, field
+T = TypeVar("T")
+
+# What a draw or expression raises on a value of the wrong type or size (ExprError wraps most).
+_RUN_ERRORS = (ExprError, CaseError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+               AttributeError, OverflowError)
+# A shape draw builds a list of ``rank`` dims: far above any aclnn rank, and far below a hang.
+MAX_RANK = 64
+
+
+class _Extreme:
+    """Every integer and option at one place (low, high or middle), every boolean ``flag``, for
+    every label, even those FixedChooser keeps low: a sub_broadcast dropping all the dims it may,
+    or a value only the middle of a range gives (``10 // (x - 2)`` for x in [0, 4])."""
+
+    def __init__(self, where: str, flag: bool) -> None:
+        self.where, self.flag = where, flag
+
+    def integer(self, lo: int, hi: int, label: str) -> int:
+        hi = max(lo, hi)  # as both real choosers do with an inverted range
+        return {"low": lo, "high": hi, "middle": (lo + hi) // 2}[self.where]
+
+    def choice(self, options: Sequence[T], label: str) -> T:
+        return options[{"low": 0, "high": -1, "middle": len(options) // 2}[self.where]]
+
+    def boolean(self, label: str) -> bool:
+        return self.flag
+
+
+# The boundary phase's modes (strategies._MODES) first, then the extremes.
+_CHOOSERS: tuple[tuple[str, Chooser], ...] = (
+    ("low end", FixedChooser("min")), ("high end", FixedChooser("max")),
+    ("low end with empty dims", FixedChooser("min", frozenset({"empty"}))),
+    ("high end with views", FixedChooser("max", frozenset({"views"}))),
+    ("lowest corner", _Extreme("low", True)), ("highest corner", _Extreme("high", True)),
+    ("middle", _Extreme("middle", False)))
+_BREAK_CHOOSERS = _CHOOSERS[:2]  # boundary breaks each clause at its low and high end only
+
+
+def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:
+    """Raise ``fail(...)`` unless every example is a valid case and the program draws cases."""
+    if not spec.params_of("tensor"):
+        raise fail("an operator needs at least one tensor parameter (its dtype names the test "
+                   "items)", "params")
+    first = spec.params_of("tensor")[0]
+    for product in spec.products:
+        if not spec.dtypes_for(product, first):
+            raise fail(f"no dtype of {first!r} is admitted on {product}: a dtype_in clause on "
+                       f"{first!r} must list some for every product", "constraints")
+    _check_literal_ranges(spec, fail)
+    check = _Cases(SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "load"), spec, fail)
+    for i, example in enumerate(spec.program.examples):
+        _check_example(check.specs, spec, i, example, fail)
+    for label, ch in _CHOOSERS:
+        _dry_run(spec, ch, label, fail)
+        check.valid(ch, label)
+    for label, ch in _BREAK_CHOOSERS:
+        check.breaks(ch, label)
+
+
+def _check_literal_ranges(spec: OperatorSpec, fail: Fail) -> None:
+    """Ranges written as two numbers must be in order (and a rank in bounds) whatever is drawn."""
+    for draw in spec.program.draws:
+        if isinstance(draw, Shape):
+            what, lo, hi = "rank", _constant(draw.rank[0]), _constant(draw.rank[1])
+        elif isinstance(draw, Integers):
+            what, lo, hi = "integers", _constant(draw.lo), _constant(draw.hi)
+        else:
+            continue
+        at = ("generate", "draws", draw.name)
+        if what == "rank" and any(b is not None and not 0 <= b <= MAX_RANK for b in (lo, hi)):
+            raise fail(f"draw {draw.name!r}: rank must lie in [0, {MAX_RANK}], got [{lo}, {hi}]", *at)
+        if lo is not None and hi is not None and lo > hi:
+            raise fail(f"draw {draw.name!r}: {what} range [{lo}, {hi}] is inverted (low > high)", *at)
+
+
+def _constant(bound: Any) -> Any:
+    """The bound's value when it names no draw (a literal), else None."""
+    try:
+        return bound.value({})
+    except _RUN_ERRORS:
+        return None
+
+
+def _check_example(specs: SpecSet, spec: OperatorSpec, i: int, example: dict[str, Any],
+                   fail: Fail) -> None:
+    # exactly what strategies.boundary_cases does with an example, for the first product
+    data = {"api": spec.api, "product": spec.products[0], "args": example["args"]}
+    try:
+        case_from_dict(data, specs, f"{spec.file}: generate.examples[{i}]")
+    except CaseError as exc:
+        raise fail(f"example {i} is not a valid case: {exc.message}", "generate", "examples", i,
+                   *_field_path(exc.field)) from None
+
+
+def _field_path(dotted: str | None) -> tuple[str, ...]:
+    return tuple(dotted.split(".")) if dotted else ()
+
+
+def _dry_run(spec: OperatorSpec, ch: Chooser, label: str, fail: Fail) -> None:
+    """Draw by draw and arg by arg (as generation.build_case does), so a failure names its key."""
+    env: dict[str, Any] = {}
+    for draw in spec.program.draws:
+        if isinstance(draw, Shape):
+            _check_rank(draw, env, label, fail)
+        env[draw.name] = _attempt(lambda d=draw: d.value(env, ch), f"draw {draw.name!r}", label,
+                                  fail, "generate", "draws", draw.name)
+    for name, expr in spec.program.args.items():
+        value = _attempt(lambda e=expr: e.evaluate(env), f"args.{name}", label, fail,
+                         "generate", "args", name)
+        if spec.params[name].kind == "tensor" and value is not None and not _is_shape(value):
+            raise fail(f"args.{name} must give a shape (non-negative integers) or null for tensor "
+                       f"parameter {name!r}; at the {label} it gives {value!r}", "generate", "args",
+                       name)
+
+
+def _check_rank(draw: Shape, env: dict[str, Any], label: str, fail: Fail) -> None:
+    lo, hi = (_attempt(lambda b=b: b.value(env), f"draw {draw.name!r}: rank", label, fail,
+                       "generate", "draws", draw.name) for b in draw.rank)
+    if not 0 <= lo <= hi <= MAX_RANK:
+        raise fail(f"draw {draw.name!r}: rank range [{lo}, {hi}] at the {label} is not "
+                   f"0 <= low <= high <= {MAX_RANK}", "generate", "draws", draw.name)
+
+
+def _attempt(run: Callable[[], T], what: str, label: str, fail: Fail, *path: Any) -> T:
+    try:
+        return run()
+    except _RUN_ERRORS as exc:
+        raise fail(f"{what} fails on the values drawn at the {label}: {exc}", *path) from None
+
+
+def _is_shape(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(
+        isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in value)
+
+
+class _Cases:
+    """Whole cases as the boundary phase and Hypothesis build them, each saved and judged once."""
+
+    def __init__(self, specs: SpecSet, spec: OperatorSpec, fail: Fail) -> None:
+        self.specs, self.spec, self.fail = specs, spec, fail
+        self.first = spec.params_of("tensor")[0]
+        self.seen: set[str] = set()
+
+    def valid(self, ch: Chooser, label: str) -> None:
+        """Every product and dtype (dtype-only twins are judged once: that keeps load fast)."""
+        for product in self.spec.products:
+            for dtype in self.spec.dtypes_for(product, self.first):
+                case = _attempt(lambda p=product, d=dtype: build_case(
+                    self.spec, self.specs.vocabulary, p, d, ch), "the generate section", label,
+                    self.fail, "generate")
+                self.check(case, f"the {label} case for {product} {dtype}", "generate")
+
+    def breaks(self, ch: Chooser, label: str) -> None:
+        """Every breakable clause broken as strategies._broken_at_limit does, on every product."""
+        spec = self.spec
+        for i, c in enumerate(spec.constraints):
+            if c.outcome not in ("error", "unspecified") or not can_break(spec, c.id):
+                continue
+            path = ("constraints", i, "break") if c.id in spec.program.breaks else ("constraints", i)
+            for product in spec.products:
+                dtype = spec.dtypes_for(product, self.first)[0]
+                cases = _attempt(lambda p=product, d=dtype, cid=c.id: _broken(
+                    self.specs, spec, p, d, ch, cid), f"breaking {c.id}", label, self.fail, *path)
+                for case in cases:
+                    self.check(case, f"a {label} case breaking {c.id} on {product}", *path)
+
+    def check(self, case: Case | None, what: str, *path: Any) -> None:
+        """A generated case must survive being saved as a case file (findings are) and be judged."""
+        if case is None:
+            return
+        key = repr(sorted((k, _structure(v)) for k, v in case.args.items()))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        try:
+            case_from_dict(case_to_dict(case, case.args), self.specs)
+        except CaseError as exc:
+            raise self.fail(f"{what} is not a valid case: {exc.field}: {exc.message}",
+                            *path, *_arg_key(exc.field, path)) from None
+        _judge(self.specs, case, what, self.fail)
+
+
+def _structure(value: Any) -> Any:
+    # the dtype of a tensor never decides whether a case can be saved or judged, only how
+    return (value.shape, value.strides, value.offset, value.format) if isinstance(value, TensorMeta) \
+        else value
+
+
+def _broken(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str, ch: Chooser,
+            clause: str) -> list[Case]:
+    if clause in spec.program.breaks:
+        case = build_case(spec, specs.vocabulary, product, dtype, ch, clause)
+        return [case] if case is not None else []
+    base = build_case(spec, specs.vocabulary, product, dtype, ch)
+    return [] if base is None else [
+        Case(spec.api, product, args)
+        for args in variants(spec.constraint(clause), base.args, spec, specs.vocabulary, product)]
+
+
+def _arg_key(dotted: str | None, path: tuple[Any, ...]) -> tuple[str, ...]:
+    # a bad argument of a valid case is the args entry that made it
+    parts = _field_path(dotted)
+    return parts[:2] if path == ("generate",) and parts[:1] == ("args",) else ()
+
+
+def _judge(specs: SpecSet, case: Case, what: str, fail: Fail) -> None:
+    # oracle imports spec_loader, which imports this module: import it when first needed
+    from .oracle import explain
+    try:
+        explain(case, specs)
+    except SpecError as exc:
+        # the oracle names the clause by its line; the field makes the message like the others
+        clauses = specs.operator(case.api).constraints
+        index = next((i for i, c in enumerate(clauses) if c.line is not None and c.line == exc.line),
+                     None)
+        path = ("constraints",) if index is None else ("constraints", index)
+        raise fail(f"{exc.message} (on {what})", *path) from None
