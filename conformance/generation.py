@@ -18,7 +18,7 @@ from typing import Any
 
 from .breaks import AUTOMATIC, variants
 
-__all__ = ["AUTOMATIC", "Program", "build_case", "can_break", "parse_program"]
+__all__ = ["AUTOMATIC", "Program", "broken_cases", "build_case", "can_break", "parse_program"]
 from .case import Case
 from .choosers import Chooser
 from .draws import BreakStep, Draw, DrawError, parse_break_step, parse_draw
@@ -98,3 +98,16 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
             return None
         args = ch.choice(options, "variant")
     return Case(spec.api, product, args)
+
+
+def broken_cases(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, ch: Chooser,
+                 clause: str) -> list[Case]:
+    """Every case breaking ``clause`` from one draw: the spec's own break, or each automatic
+    variant of the valid case (where ``build_case`` would pick one)."""
+    if clause in spec.program.breaks:
+        case = build_case(spec, vocab, product, dtype, ch, clause)
+        return [case] if case is not None else []
+    base = build_case(spec, vocab, product, dtype, ch)
+    return [] if base is None else [
+        Case(spec.api, product, args) for args in variants(spec.constraint(clause), base.args, spec, vocab,
+                                                         product)]

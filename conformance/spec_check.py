@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from .breaks import variants
 from .case import Case, case_from_dict, case_to_dict
 from .choosers import Chooser, FixedChooser
 from .draws import Integers, Shape
 from .errors import CaseError, SpecError
 from .expressions import ExprError
-from .generation import build_case, can_break
+from .generation import broken_cases, build_case, can_break
 from .spec_model import OperatorSpec, SpecSet
 from .tensor import TensorMeta
 from .vocabulary import Vocabulary
@@ -184,8 +183,9 @@ class _Cases:
             path = ("constraints", i, "break") if c.id in spec.program.breaks else ("constraints", i)
             for product in spec.products:
                 dtype = spec.dtypes_for(product, self.first)[0]
-                cases = _attempt(lambda p=product, d=dtype, cid=c.id: _broken(
-                    self.specs, spec, p, d, ch, cid), f"breaking {c.id}", label, self.fail, *path)
+                cases = _attempt(lambda p=product, d=dtype, cid=c.id: broken_cases(
+                    spec, self.specs.vocabulary, p, d, ch, cid), f"breaking {c.id}", label,
+                    self.fail, *path)
                 for case in cases:
                     self.check(case, f"a {label} case breaking {c.id} on {product}", *path)
 
@@ -209,17 +209,6 @@ def _structure(value: Any) -> Any:
     # the dtype of a tensor never decides whether a case can be saved or judged, only how
     return (value.shape, value.strides, value.offset, value.format) if isinstance(value, TensorMeta) \
         else value
-
-
-def _broken(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str, ch: Chooser,
-            clause: str) -> list[Case]:
-    if clause in spec.program.breaks:
-        case = build_case(spec, specs.vocabulary, product, dtype, ch, clause)
-        return [case] if case is not None else []
-    base = build_case(spec, specs.vocabulary, product, dtype, ch)
-    return [] if base is None else [
-        Case(spec.api, product, args)
-        for args in variants(spec.constraint(clause), base.args, spec, specs.vocabulary, product)]
 
 
 def _arg_key(dotted: str | None, path: tuple[Any, ...]) -> tuple[str, ...]:

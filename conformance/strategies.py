@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from .breaks import variants
 from .case import Case, case_from_dict
 from .choosers import Chooser, FixedChooser, HypothesisChooser
-from .generation import build_case, can_break
+from .generation import broken_cases, build_case, can_break
 from .materialize import REGIMES
 from .oracle import Expectation, explain
 from .spec_model import OperatorSpec, SpecSet
@@ -108,15 +107,7 @@ def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:
 
 def _broken_at_limit(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str, clause: str,
                      mode: str) -> list[Drawn]:
-    ch = FixedChooser(mode)
-    if clause in spec.program.breaks:
-        case = build_case(spec, specs.vocabulary, product, dtype, ch, clause)
-        cases = [case] if case is not None else []
-    else:
-        base = build_case(spec, specs.vocabulary, product, dtype, ch)
-        cases = [] if base is None else [
-            Case(spec.api, product, args)
-            for args in variants(spec.constraint(clause), base.args, spec, specs.vocabulary, product)]
+    cases = broken_cases(spec, specs.vocabulary, product, dtype, FixedChooser(mode), clause)
     return [Drawn(c, origin=f"breaks {clause} ({mode})", target=clause) for c in cases]
 
 
