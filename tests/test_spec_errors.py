@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from conformance.errors import SpecError
+from conformance.items import Item
+from conformance.pytest_plugin import Session
+from conformance.run_config import RunConfig
 from conformance.spec_loader import load_operator, load_specs, specs_dir
+from conformance.spec_model import SpecSet
 
 KL_SPEC = (specs_dir() / "aclnnKlDivBackward.yaml").read_text(encoding="utf-8")
 
@@ -159,3 +164,20 @@ def test_requiring_a_behavior_clause(specs):
     assert err.field == "constraints[4].requires[1]"
     assert err.line == _line_of(text, "requires: [KL-NULL, KL-NONCONTIGUOUS]")
     assert "requires KL-NONCONTIGUOUS, a behavior clause" in str(err)
+
+
+def test_expression_failing_only_on_a_value_hypothesis_draws_stops_that_item(specs, tmp_path):
+    # reduction is sampled from [0, 1, 2, 3]: the dry run tries 0, 3 and 2, never 1
+    text = KL_SPEC.replace("reduction: reduction,", "reduction: '3 // (reduction - 1)',", 1)
+    spec = load_operator(Path("kl.yaml"), specs.vocabulary, text=text)
+    one = SpecSet(specs.vocabulary, {spec.api: spec}, specs.version, "test")
+    cfg = RunConfig("reference", ("atlas-a2",), (spec.api,), "quick", 0, 30, tmp_path)
+    records: list = []
+    session = Session(cfg, SimpleNamespace(item=records.append, case=lambda *args: None))
+    session.specs = one
+    item = Item(spec.api, "atlas-a2", "FLOAT", "numerics")
+    with pytest.raises(pytest.fail.Exception) as info:
+        session.run(item, SimpleNamespace(user_properties=[]))
+    assert str(info.value) == (f"{item.id} could not run: ExprError: cannot evaluate "
+                               "'3 // (reduction - 1)': integer division or modulo by zero")
+    assert [(r.item, r.error) for r in records] == [(item.id, str(info.value).split("run: ")[1])]
