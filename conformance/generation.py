@@ -108,6 +108,7 @@ def broken_cases(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str
         case = build_case(spec, vocab, product, dtype, ch, clause)
         return [case] if case is not None else []
     base = build_case(spec, vocab, product, dtype, ch)
-    return [] if base is None else [
-        Case(spec.api, product, args) for args in variants(spec.constraint(clause), base.args, spec, vocab,
-                                                         product)]
+    if base is None:
+        return []
+    options = variants(spec.constraint(clause), base.args, spec, vocab, product)
+    return [Case(spec.api, product, args) for args in options]
