@@ -18,7 +18,7 @@ import numpy as np
 
 from conformance.backends.isolated import IsolatedBackend
 from conformance.backends.protocol import call_checked
-from conformance.tensor import Tensor
+from conformance.cases.tensor import Tensor
 
 NULL = f"{Path(__file__).with_name('null_backend.py')}:NullBackend"
 KL = "aclnnKlDivBackward"

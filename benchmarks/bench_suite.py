@@ -31,13 +31,13 @@ import numpy as np
 
 import conformance
 from conformance.backends.reference import ReferenceBackend
-from conformance.item_runner import item_given
-from conformance.items import Item, plan
-from conformance.materialize import materialize
-from conformance.profiles import DEFAULT_PRODUCT, PROFILES
-from conformance.spec_loader import shipped_specs
-from conformance.spec_model import SpecSet
-from conformance.strategies import Drawn, boundary_cases
+from conformance.cases.materialize import materialize
+from conformance.generate.strategies import Drawn, boundary_cases
+from conformance.run.item_runner import item_given
+from conformance.run.plan import Item, plan
+from conformance.run.profiles import DEFAULT_PRODUCT, PROFILES
+from conformance.spec.loader import shipped_specs
+from conformance.spec.model import SpecSet
 
 PROFILE = "quick"
 SEED = 0

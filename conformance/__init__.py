@@ -3,13 +3,13 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .backends.loading import load_backend  # noqa: E402 - after __version__, which modules import
-from .backends.protocol import CallResult  # noqa: E402
-from .case import Case, load_case  # noqa: E402
-from .errors import CaseError, ConformanceError, SpecError, UsageError  # noqa: E402
-from .oracle import Expectation, Violation, explain  # noqa: E402
-from .spec_loader import load_specs, shipped_specs  # noqa: E402
-from .tensor import Tensor, TensorMeta  # noqa: E402
+from conformance.backends.loading import load_backend  # noqa: E402 - after __version__, which modules import
+from conformance.backends.protocol import CallResult  # noqa: E402
+from conformance.cases.case import Case, load_case  # noqa: E402
+from conformance.cases.oracle import Expectation, Violation, explain  # noqa: E402
+from conformance.cases.tensor import Tensor, TensorMeta  # noqa: E402
+from conformance.errors import CaseError, ConformanceError, SpecError, UsageError  # noqa: E402
+from conformance.spec.loader import load_specs, shipped_specs  # noqa: E402
 
 __all__ = ["CallResult", "Case", "CaseError", "ConformanceError", "Expectation", "SpecError", "Tensor",
            "TensorMeta", "UsageError", "Violation", "explain", "load_backend", "load_case", "load_specs",
@@ -18,6 +18,6 @@ __all__ = ["CallResult", "Case", "CaseError", "ConformanceError", "Expectation",
 
 def __getattr__(name: str):  # run_suite pulls in pytest: import it only when asked for
     if name == "run_suite":
-        from .api import run_suite
+        from conformance.run.api import run_suite
         return run_suite
     raise AttributeError(name)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.case import Case
-from conformance.cli import build_parser
-from conformance.tensor import TensorMeta
+from conformance.cases.case import Case
+from conformance.cases.tensor import TensorMeta
+from conformance.cli.main import build_parser
 
 RP = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"

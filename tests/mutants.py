@@ -13,10 +13,10 @@ import numpy as np
 
 from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
 from conformance.backends.reference import ReferenceBackend
-from conformance.case import Case
-from conformance.oracle import Expectation, explain
-from conformance.reference_loader import reference_function
-from conformance.tensor import Tensor
+from conformance.cases.case import Case
+from conformance.cases.oracle import Expectation, explain
+from conformance.cases.tensor import Tensor
+from conformance.spec.reference_loader import reference_function
 
 RP = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"

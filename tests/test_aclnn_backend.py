@@ -14,11 +14,11 @@ from conformance.backends import aclnn_abi
 from conformance.backends.aclnn import AclnnBackend
 from conformance.backends.loading import load_backend
 from conformance.backends.protocol import CallResult
-from conformance.cli import main
+from conformance.cases.tensor import Tensor
+from conformance.cli.main import main
 from conformance.errors import UsageError
-from conformance.run_config import backend_for, resolve
-from conformance.spec_loader import shipped_specs
-from conformance.tensor import Tensor
+from conformance.run.config import backend_for, resolve
+from conformance.spec.loader import shipped_specs
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from helpers import KL, RP
 
 import conformance
 from conformance.backends.aclnn_abi import Abi, int64s
-from conformance.cli import main
+from conformance.cli.main import main
 
 
 def run_cli(spec, report_dir, *extra):

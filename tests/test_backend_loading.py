@@ -7,8 +7,8 @@ import pytest
 from conformance.backends.loading import load_backend
 from conformance.backends.protocol import AdapterError, CallResult, normalize_result
 from conformance.backends.reference import ReferenceBackend
+from conformance.cases.tensor import Tensor
 from conformance.errors import UsageError
-from conformance.tensor import Tensor
 
 ADAPTER = '''
 class Echo:

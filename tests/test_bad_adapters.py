@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import KL
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 ADAPTERS = Path(__file__).with_name("bad_adapters.py")
 RUN = ["run", "--profile", "quick", "--op", KL, "--max-examples", "2", "-q"]

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 WRONG_NULL = '''
 from conformance.backends.reference import ReferenceBackend

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from conformance.errors import SpecError
-from conformance.spec_loader import load_operator, specs_dir
+from conformance.spec.loader import load_operator, specs_dir
 
 RP_SPEC = (specs_dir() / "aclnnReplicationPad3dBackward.yaml").read_text(encoding="utf-8")
 

@@ -6,8 +6,8 @@ import pytest
 from helpers import kl_case, rp_case, t
 
 from conformance.backends.reference import ReferenceBackend
-from conformance.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
-from conformance.materialize import MARGIN, REGIMES, materialize
+from conformance.cases.materialize import MARGIN, REGIMES, materialize
+from conformance.check.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
 
 RP, KL = "aclnnReplicationPad3dBackward", "aclnnKlDivBackward"
 

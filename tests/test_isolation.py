@@ -9,8 +9,8 @@ import pytest
 
 from conformance.backends.isolated import BackendDied, IsolatedBackend
 from conformance.backends.reference import ReferenceBackend
-from conformance.cli import main
-from conformance.tensor import Tensor
+from conformance.cases.tensor import Tensor
+from conformance.cli.main import main
 
 MISBEHAVING = f"{Path(__file__).with_name('misbehaving.py')}:Misbehaving"
 KL = "aclnnKlDivBackward"

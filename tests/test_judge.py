@@ -5,8 +5,8 @@ from helpers import kl_case, rp_case, t
 
 from conformance.backends.protocol import CallResult
 from conformance.backends.reference import ReferenceBackend
-from conformance.judge import Judge
-from conformance.strategies import Drawn
+from conformance.check.judge import Judge
+from conformance.generate.strategies import Drawn
 
 
 class _Fixed:
@@ -30,7 +30,7 @@ class _Raises:
 
 
 def _judge(backend, case, families=("status", "numerics", "determinism", "memory"), specs=None):
-    from conformance.spec_loader import shipped_specs
+    from conformance.spec.loader import shipped_specs
 
     specs = specs or shipped_specs()
     return Judge(backend, specs, case.product).judge(Drawn(case, seed=3), families)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from helpers import clauses, kl_case, t
 
-from conformance.oracle import explain
+from conformance.cases.oracle import explain
 
 INVALID, NULLPTR = 161002, 161001
 

@@ -1,4 +1,4 @@
-"""conformance.precision.judge against hand-computed bounds, special values and CANN figures."""
+"""conformance.check.precision.judge against hand-computed bounds, special values and CANN figures."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from conformance.precision import judge
+from conformance.check.precision import judge
 from reference.golden import Golden
 
 
@@ -134,9 +134,9 @@ def test_reference_backend_meets_the_bound_on_every_dtype():
     from helpers import kl_case, rp_case
 
     from conformance.backends.reference import ReferenceBackend
-    from conformance.materialize import materialize
-    from conformance.reference_loader import reference_function
-    from conformance.spec_loader import shipped_specs
+    from conformance.cases.materialize import materialize
+    from conformance.spec.loader import shipped_specs
+    from conformance.spec.reference_loader import reference_function
 
     specs = shipped_specs()
     backend = ReferenceBackend(product="atlas-a2")

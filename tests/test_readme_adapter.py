@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from conformance.backends.loading import load_backend
-from conformance.tensor import Tensor
+from conformance.cases.tensor import Tensor
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

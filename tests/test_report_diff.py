@@ -8,7 +8,7 @@ from helpers import command as cli
 from report_runs import KL, run
 
 from conformance.errors import UsageError
-from conformance.report_diff import diff_reports, render_diff
+from conformance.report.diff import diff_reports, render_diff
 
 A2 = "atlas-a2"
 VALUES = (KL, A2, "KL-VALUES", "numerics")

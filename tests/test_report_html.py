@@ -10,10 +10,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conformance.report_html import render_html
-from conformance.report_json import build_report
-from conformance.results import Finding, ItemRecord
-from conformance.run_config import resolve
+from conformance.check.results import Finding, ItemRecord
+from conformance.report.document import build_report
+from conformance.report.html import render_html
+from conformance.run.config import resolve
 
 KL = "aclnnKlDivBackward"
 RP = "aclnnReplicationPad3dBackward"

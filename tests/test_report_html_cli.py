@@ -11,9 +11,9 @@ import pytest
 from helpers import command
 from test_report_html import A2, INF, KL, RP, Page, expected_matrix, sample_report
 
-from conformance import cli_report
+from conformance.cli import report as cli_report
 from conformance.errors import UsageError
-from conformance.report_html import render_html
+from conformance.report.html import render_html
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from helpers import command as cli
 from report_runs import KL, run
 
 from conformance.errors import UsageError
-from conformance.report_merge import merge_reports
+from conformance.report.merge import merge_reports
 
 A2, A3 = "atlas-a2", "atlas-a3"
 RP = "aclnnReplicationPad3dBackward"

@@ -13,10 +13,10 @@ import jsonschema
 import pytest
 
 import conformance
-from conformance.report_files import junit_xml, summary_markdown, write_reports
-from conformance.report_json import build_report
-from conformance.results import KINDS, Finding, ItemRecord
-from conformance.run_config import resolve
+from conformance.check.results import KINDS, Finding, ItemRecord
+from conformance.report.document import build_report
+from conformance.report.files import junit_xml, summary_markdown, write_reports
+from conformance.run.config import resolve
 
 KL = "aclnnKlDivBackward"
 RP = "aclnnReplicationPad3dBackward"
@@ -272,7 +272,7 @@ def test_a_clean_run_is_conformant_everywhere(schema, tmp_path):
 
 
 def test_an_interrupted_run_is_incomplete_not_conformant(schema, tmp_path):
-    from conformance.report_html import render_html
+    from conformance.report.html import render_html
 
     clean = [r for r in records() if r.outcome == "pass"]
     cut = ItemRecord(f"{KL}/{A2}/FLOAT/memory", KL, A2, "FLOAT", "memory", cases=4, complete=False)

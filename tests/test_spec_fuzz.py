@@ -16,11 +16,11 @@ import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from conformance.cases.oracle import explain
 from conformance.errors import SpecError
-from conformance.oracle import explain
-from conformance.spec_loader import load_operator, load_vocabulary, specs_dir
-from conformance.spec_model import OperatorSpec, SpecSet
-from conformance.strategies import boundary_cases
+from conformance.generate.strategies import boundary_cases
+from conformance.spec.loader import load_operator, load_vocabulary, specs_dir
+from conformance.spec.model import OperatorSpec, SpecSet
 
 SPEC_FILES = ("aclnnReplicationPad3dBackward.yaml", "aclnnKlDivBackward.yaml")
 VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")

@@ -6,8 +6,8 @@ import pytest
 from helpers import KL, RP
 from hypothesis import HealthCheck, given, settings
 
-from conformance.oracle import explain
-from conformance.strategies import boundary_cases, breakable, invalid_cases, valid_cases
+from conformance.cases.oracle import explain
+from conformance.generate.strategies import boundary_cases, breakable, invalid_cases, valid_cases
 
 FAST = settings(max_examples=40, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

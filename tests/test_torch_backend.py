@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 from conformance.backends.protocol import CallResult  # noqa: E402
 from conformance.backends.reference import ReferenceBackend  # noqa: E402
 from conformance.backends.torch_backend import TorchBackend  # noqa: E402
-from conformance.tensor import Tensor  # noqa: E402
+from conformance.cases.tensor import Tensor  # noqa: E402
 
 RP = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"

@@ -23,9 +23,9 @@ from conformance.backends.torch_npu_backend import (  # noqa: E402
     npu_index,
     product_of_soc,
 )
-from conformance.cli import main  # noqa: E402
+from conformance.cases.tensor import Tensor  # noqa: E402
+from conformance.cli.main import main  # noqa: E402
 from conformance.errors import UsageError  # noqa: E402
-from conformance.tensor import Tensor  # noqa: E402
 
 RP = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"

@@ -5,9 +5,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from conformance.case import Case
-from conformance.oracle import explain
-from conformance.tensor import Tensor, TensorMeta, view_into
+from conformance.cases.case import Case
+from conformance.cases.oracle import explain
+from conformance.cases.tensor import Tensor, TensorMeta, view_into
 
 
 @pytest.mark.parametrize("name,canonical", [

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 import conformance
+from conformance.check.results import Finding, ItemRecord
 from conformance.errors import UsageError
-from conformance.report_json import build_report
-from conformance.results import Finding, ItemRecord
-from conformance.waivers import Waiver, apply_waivers, finding_dtypes, load_waivers
+from conformance.report.document import build_report
+from conformance.report.waivers import Waiver, apply_waivers, finding_dtypes, load_waivers
 
 KL = "aclnnKlDivBackward"
 RP = "aclnnReplicationPad3dBackward"

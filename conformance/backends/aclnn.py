@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
-from ..spec_loader import shipped_specs
-from ..spec_model import Param
-from ..tensor import Tensor
-from ..vocabulary import Vocabulary
-from . import aclnn_abi
-from .aclnn_abi import Abi, AclError, int64s, library_paths
-from .protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
+from conformance.backends import aclnn_abi
+from conformance.backends.aclnn_abi import Abi, AclError, int64s, library_paths
+from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
+from conformance.cases.tensor import Tensor
+from conformance.errors import UsageError
+from conformance.spec.loader import shipped_specs
+from conformance.spec.model import Param
+from conformance.spec.vocabulary import Vocabulary
 
 
 class AclnnBackend:

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
-from ..spec_model import OperatorSpec
+from conformance.errors import UsageError
+from conformance.spec.model import OperatorSpec
 
 DEFAULT_ROOT = "/usr/local/Ascend/ascend-toolkit/latest"
 CANN_LIBS = ("lib64/libascendcl.so", "lib64/libnnopbase.so", "lib64/libopapi.so")

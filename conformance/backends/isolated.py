@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
-from ..tensor import Tensor, TensorMeta, view_into
-from .arena import Arena, ArenaView
-from .protocol import AdapterError, CallResult, call_checked
+from conformance.backends.arena import Arena, ArenaView
+from conformance.backends.protocol import AdapterError, CallResult, call_checked
+from conformance.cases.tensor import Tensor, TensorMeta, view_into
+from conformance.errors import UsageError
 
 START_TIMEOUT = 120.0  # importing a vendor stack (torch, CANN) can take a while
 CLOSE_TIMEOUT = 5.0  # a backend's close (aclFinalize) before its worker is killed
@@ -80,7 +80,7 @@ def _storages(payload: tuple[Any, ...], arena: ArenaView) -> dict[str, np.ndarra
 
 
 def _worker(conn: Any, spec: str, product: str | None) -> None:
-    from ..run_config import backend_for
+    from conformance.run.config import backend_for
 
     try:
         backend = backend_for(spec, product or "")

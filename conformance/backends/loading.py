@@ -13,7 +13,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from conformance.errors import UsageError
 
 ENTRY_POINT_GROUP = "conformance.backends"
 _BUILTIN = {"reference": "conformance.backends.reference:ReferenceBackend",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from ..tensor import Tensor
+from conformance.cases.tensor import Tensor
 
 PHASE_WORKSPACE = 1  # aclnnXxxGetWorkspaceSize: validates parameters
 PHASE_EXECUTE = 2    # aclnnXxx: computes

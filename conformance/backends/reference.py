@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..case import Case
-from ..oracle import explain
-from ..reference_loader import reference_function
-from ..spec_loader import shipped_specs
-from ..spec_model import SpecSet
-from .protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
+from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
+from conformance.cases.case import Case
+from conformance.cases.oracle import explain
+from conformance.spec.loader import shipped_specs
+from conformance.spec.model import SpecSet
+from conformance.spec.reference_loader import reference_function
 
 
 class ReferenceBackend:

@@ -15,7 +15,7 @@ import ml_dtypes
 import numpy as np
 import torch
 
-from .protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
+from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
 
 NULLPTR = CallResult(161001, PHASE_WORKSPACE)   # ACLNN_ERR_PARAM_NULLPTR
 INVALID = CallResult(161002, PHASE_WORKSPACE)   # ACLNN_ERR_PARAM_INVALID

@@ -18,11 +18,11 @@ from typing import Any
 
 import torch
 
-from ..errors import UsageError
-from ..spec_loader import shipped_specs
-from ..vocabulary import Vocabulary
-from .protocol import CallResult
-from .torch_backend import KL, PAD, kl_div_backward, replication_pad3d_backward
+from conformance.backends.protocol import CallResult
+from conformance.backends.torch_backend import KL, PAD, kl_div_backward, replication_pad3d_backward
+from conformance.errors import UsageError
+from conformance.spec.loader import shipped_specs
+from conformance.spec.vocabulary import Vocabulary
 
 MODULE = "torch_npu"
 

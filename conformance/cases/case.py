@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CaseError
-from .spec_model import OperatorSpec, SpecSet
-from .tensor import TensorMeta
-from .yaml_lines import LocatedYaml, load_yaml
+from conformance.cases.tensor import TensorMeta
+from conformance.errors import CaseError
+from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
 _TOP_KEYS = {"api", "product", "args", "data", "seed", "regime", "note", "finding"}
 _TENSOR_KEYS = {"shape", "dtype", "strides", "offset", "format"}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .choosers import Chooser
-from .tensor import TensorMeta, contiguous_strides
+from conformance.cases.tensor import TensorMeta, contiguous_strides
+from conformance.generate.choosers import Chooser
 
 LAYOUTS = ("contiguous", "strided", "transposed", "offset", "stride0")
 OFFSET = 3

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .case import Case
-from .spec_model import OperatorSpec, SpecSet
-from .tensor import Tensor, TensorMeta, view_into
+from conformance.cases.case import Case
+from conformance.cases.tensor import Tensor, TensorMeta, view_into
+from conformance.spec.model import OperatorSpec, SpecSet
 
 MARGIN = 8           # guard elements before and after every view
 GUARD_BYTE = 0xA5    # fills input margins and non-float output storage

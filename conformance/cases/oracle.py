@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .case import Case
-from .errors import CaseError, SpecError
-from .expressions import ExprError
-from .predicates import PREDICATES
-from .spec_loader import shipped_specs
-from .spec_model import Constraint, OperatorSpec, SpecSet
-from .tensor import Tensor
+from conformance.cases.case import Case
+from conformance.cases.tensor import Tensor
+from conformance.errors import CaseError, SpecError
+from conformance.spec.expressions import ExprError
+from conformance.spec.loader import shipped_specs
+from conformance.spec.model import Constraint, OperatorSpec, SpecSet
+from conformance.spec.predicates import PREDICATES
 
 
 @dataclass(frozen=True)

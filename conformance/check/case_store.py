@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 import yaml
 
-from .case import Case, case_to_dict, load_case
-from .errors import CaseError
-from .materialize import Materialized, materialize, snapshot
-from .results import Finding
-from .spec_model import SpecSet
-from .strategies import Drawn
-from .tensor import Tensor
+from conformance.cases.case import Case, case_to_dict, load_case
+from conformance.cases.materialize import Materialized, materialize, snapshot
+from conformance.cases.tensor import Tensor
+from conformance.check.results import Finding
+from conformance.errors import CaseError
+from conformance.generate.strategies import Drawn
+from conformance.spec.model import SpecSet
 
 CASES_DIR = "cases"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tensor import TensorMeta
-from .vocabulary import Vocabulary
+from conformance.cases.tensor import TensorMeta
+from conformance.spec.vocabulary import Vocabulary
 
 
 def describe_meta(meta: TensorMeta) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .materialize import Materialized, written_mask
-from .spec_model import OperatorSpec
+from conformance.cases.materialize import Materialized, written_mask
+from conformance.spec.model import OperatorSpec
 
 
 def changed_inputs(m: Materialized, spec: OperatorSpec) -> list[str]:

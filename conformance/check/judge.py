@@ -11,18 +11,18 @@ from typing import Any
 
 import numpy as np
 
-from .backends.protocol import PHASE_WORKSPACE, CallResult, call_checked
-from .case_store import materialize_saved
-from .describe import describe_call, describe_status
-from .guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
-from .materialize import Materialized, materialize
-from .oracle import Expectation, explain
-from .precision import judge as judge_numerics
-from .reference_loader import reference_function
-from .results import Check, Finding
-from .spec_model import OperatorSpec, SpecSet
-from .strategies import Drawn
-from .tensor import Tensor
+from conformance.backends.protocol import PHASE_WORKSPACE, CallResult, call_checked
+from conformance.cases.materialize import Materialized, materialize
+from conformance.cases.oracle import Expectation, explain
+from conformance.cases.tensor import Tensor
+from conformance.check.case_store import materialize_saved
+from conformance.check.describe import describe_call, describe_status
+from conformance.check.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
+from conformance.check.precision import judge as judge_numerics
+from conformance.check.results import Check, Finding
+from conformance.generate.strategies import Drawn
+from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.reference_loader import reference_function
 
 FAMILIES = ("status", "numerics", "determinism", "memory")
 

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import UsageError
-from .report_diff import diff_reports, render_diff
-from .report_merge import merge_reports
+from conformance.errors import UsageError
+from conformance.report.diff import diff_reports, render_diff
+from conformance.report.merge import merge_reports
 
 
 def add_parsers(sub: Any) -> None:

@@ -6,11 +6,11 @@ import json
 import textwrap
 from pathlib import Path
 
-from .case import load_case
-from .errors import ConformanceError, SpecError, UsageError
-from .oracle import Expectation, explain
-from .spec_loader import VOCABULARY_FILE, load_operator, load_vocabulary, shipped_specs, specs_dir
-from .spec_model import SpecSet
+from conformance.cases.case import load_case
+from conformance.cases.oracle import Expectation, explain
+from conformance.errors import ConformanceError, SpecError, UsageError
+from conformance.spec.loader import VOCABULARY_FILE, load_operator, load_vocabulary, shipped_specs, specs_dir
+from conformance.spec.model import SpecSet
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

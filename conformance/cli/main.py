@@ -5,8 +5,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_compare, cli_explain, cli_report, cli_run
-from .errors import ConformanceError
+from conformance.cli import compare as cli_compare
+from conformance.cli import explain as cli_explain
+from conformance.cli import report as cli_report
+from conformance.cli import run as cli_run
+from conformance.errors import ConformanceError
 
 
 class _Parser(argparse.ArgumentParser):

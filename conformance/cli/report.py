@@ -9,8 +9,8 @@ from typing import Any
 
 import jinja2
 
-from .errors import UsageError
-from .report_html import render_html
+from conformance.errors import UsageError
+from conformance.report.html import render_html
 
 HTML_NAME = "report.html"
 #: Keys the page cannot do without; every other key of report.json is optional for it.
@@ -48,7 +48,7 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def _rebuild(report_dir: Path, output: str | None) -> int:
-    from .report_rebuild import rebuild_reports  # it imports write_html from here
+    from conformance.report.rebuild import rebuild_reports  # it imports write_html from here
 
     if output:
         raise UsageError("-o applies to one report.json; a report dir's reports are rebuilt in place")

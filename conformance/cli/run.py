@@ -7,15 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import journal
-from .case_store import load_saved
-from .errors import UsageError
-from .judge import Judge
-from .profiles import PROFILES
-from .run_config import make_backend, resolve
-from .spec_loader import shipped_specs
+from conformance.check.case_store import load_saved
+from conformance.check.judge import Judge
+from conformance.errors import UsageError
+from conformance.report import journal
+from conformance.run.config import make_backend, resolve
+from conformance.run.profiles import PROFILES
+from conformance.spec.loader import shipped_specs
 
-SUITE_DIR = Path(__file__).parent / "suite"
+SUITE_DIR = Path(__file__).parent.parent / "suite"
 
 
 def add_parsers(sub: Any) -> None:

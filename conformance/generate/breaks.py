@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .layouts import with_layout
-from .spec_model import Constraint, OperatorSpec
-from .tensor import TensorMeta
-from .vocabulary import Vocabulary
+from conformance.cases.layouts import with_layout
+from conformance.cases.tensor import TensorMeta
+from conformance.spec.model import Constraint, OperatorSpec
+from conformance.spec.vocabulary import Vocabulary
 
 Args = dict[str, Any]
 

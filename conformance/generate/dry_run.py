@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from .case import Case, case_from_dict, case_to_dict
-from .choosers import Chooser, FixedChooser
-from .draws import Integers, Shape
-from .errors import CaseError, SpecError
-from .expressions import ExprError
-from .generation import broken_cases, build_case, can_break
-from .spec_model import OperatorSpec, SpecSet
-from .tensor import TensorMeta
-from .vocabulary import Vocabulary
+from conformance.cases.case import Case, case_from_dict, case_to_dict
+from conformance.cases.tensor import TensorMeta
+from conformance.errors import CaseError, SpecError
+from conformance.generate.choosers import Chooser, FixedChooser
+from conformance.generate.program import broken_cases, build_case, can_break
+from conformance.spec.draws import Integers, Shape
+from conformance.spec.expressions import ExprError
+from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.vocabulary import Vocabulary
 
 Fail = Callable[..., SpecError]  # (message, *path of keys) -> SpecError naming file, line, field
 T = TypeVar("T")
@@ -219,7 +219,7 @@ def _arg_key(dotted: str | None, path: tuple[Any, ...]) -> tuple[str, ...]:
 
 def _judge(specs: SpecSet, case: Case, what: str, fail: Fail) -> None:
     # oracle imports spec_loader, which imports this module: import it when first needed
-    from .oracle import explain
+    from conformance.cases.oracle import explain
     try:
         explain(case, specs)
     except SpecError as exc:

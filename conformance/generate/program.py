@@ -16,17 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .breaks import AUTOMATIC, variants
+from conformance.generate.breaks import AUTOMATIC, variants
 
 __all__ = ["AUTOMATIC", "Program", "broken_cases", "build_case", "can_break", "parse_program"]
-from .case import Case
-from .choosers import Chooser
-from .draws import BreakStep, Draw, DrawError, parse_break_step, parse_draw
-from .expressions import ExprError, Expression
-from .layouts import LAYOUTS, choose_layouts
-from .spec_model import OperatorSpec
-from .tensor import TensorMeta
-from .vocabulary import Vocabulary
+from conformance.cases.case import Case
+from conformance.cases.layouts import LAYOUTS, choose_layouts
+from conformance.cases.tensor import TensorMeta
+from conformance.generate.choosers import Chooser
+from conformance.spec.draws import BreakStep, Draw, DrawError, parse_break_step, parse_draw
+from conformance.spec.expressions import ExprError, Expression
+from conformance.spec.model import OperatorSpec
+from conformance.spec.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)

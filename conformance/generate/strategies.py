@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from .case import Case, case_from_dict
-from .choosers import Chooser, FixedChooser, HypothesisChooser
-from .generation import broken_cases, build_case, can_break
-from .materialize import REGIMES
-from .oracle import Expectation, explain
-from .spec_model import OperatorSpec, SpecSet
+from conformance.cases.case import Case, case_from_dict
+from conformance.cases.materialize import REGIMES
+from conformance.cases.oracle import Expectation, explain
+from conformance.generate.choosers import Chooser, FixedChooser, HypothesisChooser
+from conformance.generate.program import broken_cases, build_case, can_break
+from conformance.spec.model import OperatorSpec, SpecSet
 
 
 @dataclass(frozen=True)

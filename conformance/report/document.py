@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .results import KINDS, ItemRecord
+from conformance.check.results import KINDS, ItemRecord
 
 SCHEMA_VERSION = "1.2"
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import jinja2
 
-from .results import RATIO_BINS
+from conformance.check.results import RATIO_BINS
 
 TEMPLATE = "report.html.j2"
 DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
@@ -39,7 +39,7 @@ def render_html(report: dict[str, Any]) -> str:
 
 
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("conformance", "templates"), autoescape=True,
+    env = jinja2.Environment(loader=jinja2.PackageLoader("conformance.report", "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
     env.filters["num"] = fmt_number

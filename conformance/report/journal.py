@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import UsageError
-from .results import Check, ItemRecord, ratio_bin
+from conformance.check.results import Check, ItemRecord, ratio_bin
+from conformance.errors import UsageError
 
 JOURNAL_DIR = "journal"
 META_FILE = "run.json"

@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import UsageError
-from .results import KINDS
+from conformance.check.results import KINDS
+from conformance.errors import UsageError
 
 Key = tuple[str, str, str, str]
 

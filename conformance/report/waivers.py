@@ -37,10 +37,10 @@ from typing import Any
 
 import jsonschema
 
-from .errors import UsageError
-from .spec_loader import _describe, _dotted, shipped_specs
-from .vocabulary import Vocabulary
-from .yaml_lines import LocatedYaml, load_yaml
+from conformance.errors import UsageError
+from conformance.spec.loader import _describe, _dotted, shipped_specs
+from conformance.spec.vocabulary import Vocabulary
+from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
 _TENSOR = re.compile(r"^([A-Z][A-Z0-9_]*)\[")
 _DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")

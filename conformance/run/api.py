@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import journal
-from .cli_run import pytest_args
-from .errors import UsageError
-from .run_config import resolve
-from .spec_loader import shipped_specs
+from conformance.cli.run import pytest_args
+from conformance.errors import UsageError
+from conformance.report import journal
+from conformance.run.config import resolve
+from conformance.spec.loader import shipped_specs
 
 
 def run_suite(backend: str = "reference", *, products: list[str] | None = None,

@@ -6,13 +6,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .backends.loading import load_backend
-from .errors import UsageError
-from .items import not_applicable
-from .profiles import DEFAULT_PRODUCT, PROFILES
-from .spec_model import SpecSet
-from .waivers import load_waivers
+from conformance import __version__
+from conformance.backends.loading import load_backend
+from conformance.errors import UsageError
+from conformance.report.waivers import load_waivers
+from conformance.run.plan import not_applicable
+from conformance.run.profiles import DEFAULT_PRODUCT, PROFILES
+from conformance.spec.model import SpecSet
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def _probe(spec: str, timeout: float) -> Any:
     while loading is then a usage error, not the death of this process."""
     from types import SimpleNamespace
 
-    from .backends.isolated import IsolatedBackend
+    from conformance.backends.isolated import IsolatedBackend
 
     worker = IsolatedBackend(spec, None, timeout)
     try:
@@ -122,7 +122,7 @@ def _probe(spec: str, timeout: float) -> Any:
 def make_backend(cfg: RunConfig, product: str) -> Any:
     """The backend for one product: in a worker process when the run isolates it."""
     if cfg.isolate:
-        from .backends.isolated import IsolatedBackend
+        from conformance.backends.isolated import IsolatedBackend
 
         return IsolatedBackend(cfg.backend, product, cfg.case_timeout)
     return backend_for(cfg.backend, product)

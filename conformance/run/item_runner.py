@@ -13,13 +13,13 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis.errors import Flaky
 
-from .case_store import case_path, save_case
-from .describe import shapes_of
-from .items import Item
-from .judge import Judge, Verdict
-from .results import ItemRecord
-from .spec_model import SpecSet
-from .strategies import Drawn, boundary_cases, invalid_cases, valid_cases
+from conformance.check.case_store import case_path, save_case
+from conformance.check.describe import shapes_of
+from conformance.check.judge import Judge, Verdict
+from conformance.check.results import ItemRecord
+from conformance.generate.strategies import Drawn, boundary_cases, invalid_cases, valid_cases
+from conformance.run.plan import Item
+from conformance.spec.model import SpecSet
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from .judge import FAMILIES
-from .spec_model import SpecSet
-from .strategies import breakable
+from conformance.check.judge import FAMILIES
+from conformance.generate.strategies import breakable
+from conformance.spec.model import SpecSet
 
 INVALID_FAMILIES = ("status", "memory")
 

@@ -11,16 +11,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from . import journal
-from .errors import ConformanceError
-from .item_runner import RunSettings, run_item
-from .items import Item, plan, shard_of
-from .judge import Judge
-from .progress import RunProgress
-from .report_rebuild import rebuild_reports
-from .results import ItemRecord
-from .run_config import RunConfig, make_backend, resolve
-from .spec_loader import shipped_specs
+from conformance.check.judge import Judge
+from conformance.check.results import ItemRecord
+from conformance.errors import ConformanceError
+from conformance.report import journal
+from conformance.report.rebuild import rebuild_reports
+from conformance.run.config import RunConfig, make_backend, resolve
+from conformance.run.item_runner import RunSettings, run_item
+from conformance.run.plan import Item, plan, shard_of
+from conformance.run.progress import RunProgress
+from conformance.spec.loader import shipped_specs
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _JOURNAL = pytest.StashKey[journal.JournalWriter]()

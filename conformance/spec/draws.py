@@ -11,8 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .choosers import Chooser
-from .expressions import ExprError, Expression
+from conformance.generate.choosers import Chooser
+from conformance.spec.expressions import ExprError, Expression
 
 Env = dict[str, Any]
 

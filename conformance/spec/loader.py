@@ -13,14 +13,14 @@ from typing import Any
 
 import jsonschema
 
-from .draws import DrawError
-from .errors import SpecError
-from .expressions import ExprError, Expression
-from .generation import AUTOMATIC, Program, parse_program
-from .spec_check import check_generation
-from .spec_model import Constraint, OperatorSpec, Param, Source, SpecSet
-from .vocabulary import Vocabulary
-from .yaml_lines import LocatedYaml, load_yaml
+from conformance.errors import SpecError
+from conformance.generate.dry_run import check_generation
+from conformance.generate.program import AUTOMATIC, Program, parse_program
+from conformance.spec.draws import DrawError
+from conformance.spec.expressions import ExprError, Expression
+from conformance.spec.model import Constraint, OperatorSpec, Param, Source, SpecSet
+from conformance.spec.vocabulary import Vocabulary
+from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
 VOCABULARY_FILE = "vocabulary.yaml"
 _TENSOR_KINDS = {"dtype_in", "same_dtype", "format_in", "rank_in", "same_shape", "broadcastable",
@@ -29,11 +29,11 @@ _TENSOR_KINDS = {"dtype_in", "same_dtype", "format_in", "rank_in", "same_shape",
 
 def specs_dir() -> Path:
     """The shipped specs: inside the installed package, or at the top of a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "specs", here.parent / "specs"):
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "specs", package.parent / "specs"):
         if (candidate / VOCABULARY_FILE).is_file():
             return candidate
-    raise SpecError("the shipped spec directory is missing (reinstall the package)", file=str(here))
+    raise SpecError("the shipped spec directory is missing (reinstall the package)", file=str(package))
 
 
 @cache

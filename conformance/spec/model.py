@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .expressions import ExprError, Expression
-from .vocabulary import Vocabulary
+from conformance.spec.expressions import ExprError, Expression
+from conformance.spec.vocabulary import Vocabulary
 
 PREDICATE_KINDS = ("not_null", "dtype_in", "same_dtype", "format_in", "rank_in", "same_shape",
                    "length", "broadcastable", "value_in", "contiguous", "expr")

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from .expressions import ExprError
-from .spec_model import Constraint
+from conformance.spec.expressions import ExprError
+from conformance.spec.model import Constraint
 
 Names = Mapping[str, Any]
 Predicate = Callable[[Constraint, Names, str], list[str]]

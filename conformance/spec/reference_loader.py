@@ -6,8 +6,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from .errors import SpecError
-from .spec_model import OperatorSpec
+from conformance.errors import SpecError
+from conformance.spec.model import OperatorSpec
 
 
 @cache

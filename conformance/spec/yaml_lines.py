@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 
-from .errors import ConformanceError
+from conformance.errors import ConformanceError
 
 Path_ = tuple[Any, ...]
 
