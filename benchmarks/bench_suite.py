@@ -32,11 +32,11 @@ import numpy as np
 import conformance
 from conformance.backends.reference import ReferenceBackend
 from conformance.cases.materialize import materialize
+from conformance.generate.dry_run import shipped_specs
 from conformance.generate.strategies import Drawn, boundary_cases
 from conformance.run.item_runner import item_given
 from conformance.run.plan import Item, plan
 from conformance.run.profiles import DEFAULT_PRODUCT, PROFILES
-from conformance.spec.loader import shipped_specs
 from conformance.spec.model import SpecSet
 
 PROFILE = "quick"

@@ -1,15 +1,17 @@
 """Conformance suite and spec checker for Huawei Ascend aclnn operators."""
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from conformance.version import tool_version
 
-from conformance.backends.loading import load_backend  # noqa: E402 - after __version__, which modules import
+__version__ = tool_version()
+
+from conformance.backends.loading import load_backend  # noqa: E402
 from conformance.backends.protocol import CallResult  # noqa: E402
 from conformance.cases.case import Case, load_case  # noqa: E402
 from conformance.cases.oracle import Expectation, Violation, explain  # noqa: E402
 from conformance.cases.tensor import Tensor, TensorMeta  # noqa: E402
 from conformance.errors import CaseError, ConformanceError, SpecError, UsageError  # noqa: E402
-from conformance.spec.loader import load_specs, shipped_specs  # noqa: E402
+from conformance.generate.dry_run import load_specs, shipped_specs  # noqa: E402
 
 __all__ = ["CallResult", "Case", "CaseError", "ConformanceError", "Expectation", "SpecError", "Tensor",
            "TensorMeta", "UsageError", "Violation", "explain", "load_backend", "load_case", "load_specs",

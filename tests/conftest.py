@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.spec.loader import shipped_specs
+from conformance.generate.dry_run import shipped_specs
 
 
 @pytest.fixture(scope="session")

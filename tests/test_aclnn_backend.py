@@ -17,8 +17,8 @@ from conformance.backends.protocol import CallResult
 from conformance.cases.tensor import Tensor
 from conformance.cli.main import main
 from conformance.errors import UsageError
+from conformance.generate.dry_run import shipped_specs
 from conformance.run.config import backend_for, resolve
-from conformance.spec.loader import shipped_specs
 
 
 @pytest.fixture(scope="module")

@@ -138,5 +138,5 @@ def test_cli_diff_names_a_bad_file(tmp_path, reports):
     with pytest.raises(UsageError, match=r"missing\.json: cannot read report"):
         cli("diff", str(tmp_path / "missing.json"), str(good))
     (tmp_path / "list.json").write_text("[]")
-    with pytest.raises(UsageError, match=r"list\.json: not a report\.json"):
+    with pytest.raises(UsageError, match=r"list\.json: not a conformance report"):
         cli("diff", str(good), str(tmp_path / "list.json"))

@@ -11,9 +11,8 @@ import pytest
 from helpers import command
 from test_report_html import A2, INF, KL, RP, Page, expected_matrix, sample_report
 
-from conformance.cli import report as cli_report
 from conformance.errors import UsageError
-from conformance.report.html import render_html
+from conformance.report.html import render_html, write_html
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +55,7 @@ def test_cli_missing_or_invalid_json_is_a_usage_error(tmp_path, content, words):
 
 
 def test_write_html(tmp_path, report):
-    path = cli_report.write_html(tmp_path / "run", report)
+    path = write_html(tmp_path / "run", report)
     assert path == tmp_path / "run" / "report.html"
     assert Page(path.read_text()).matrix() == expected_matrix(report)
 

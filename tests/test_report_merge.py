@@ -155,7 +155,7 @@ def test_refuses_overlapping_inputs(runs):
         merge_reports([full, a])
     with pytest.raises(UsageError, match="at least one"):
         merge_reports([])
-    with pytest.raises(UsageError, match=r"x\.json: not a report\.json \(missing"):
+    with pytest.raises(UsageError, match=r"x\.json: not a conformance report \(missing"):
         merge_reports([a, {"results": []}], names=["a.json", "x.json"])
 
 

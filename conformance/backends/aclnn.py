@@ -23,7 +23,7 @@ from conformance.backends.aclnn_abi import Abi, AclError, int64s, library_paths
 from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
 from conformance.cases.tensor import Tensor
 from conformance.errors import UsageError
-from conformance.spec.loader import shipped_specs
+from conformance.spec.loader import read_shipped_specs
 from conformance.spec.model import Param
 from conformance.spec.vocabulary import Vocabulary
 
@@ -34,7 +34,7 @@ class AclnnBackend:
 
     def __init__(self, lib: list[str] | str | None = None, product: str | None = None,
                  device: int = 0) -> None:
-        self.specs = shipped_specs()
+        self.specs = read_shipped_specs()
         self.abi = Abi(library_paths(lib))
         self.ops: dict[str, tuple[Any, Any, Any]] = {}
         self.missing_operators: dict[str, str] = {}  # a library may implement some operators only

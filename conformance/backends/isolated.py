@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.arena import Arena, ArenaView
+from conformance.backends.loading import backend_for, describe_backend
 from conformance.backends.protocol import AdapterError, CallResult, call_checked
 from conformance.cases.tensor import Tensor, TensorMeta, view_into
 from conformance.errors import UsageError
@@ -80,19 +81,12 @@ def _storages(payload: tuple[Any, ...], arena: ArenaView) -> dict[str, np.ndarra
 
 
 def _worker(conn: Any, spec: str, product: str | None) -> None:
-    from conformance.run.config import backend_for
-
     try:
         backend = backend_for(spec, product or "")
     except Exception as exc:  # noqa: BLE001 - reported to the parent as a usage error
         conn.send(("error", str(exc)))
         return
-    conn.send(("hello", {"name": str(getattr(backend, "name", "")),
-                         "version": str(getattr(backend, "version", "") or ""),
-                         "product": getattr(backend, "product", None),
-                         "product_from_device": bool(getattr(backend, "product_from_device", False)),
-                         "soc": str(getattr(backend, "soc", "") or ""),
-                         "missing_operators": dict(getattr(backend, "missing_operators", {}) or {})}))
+    conn.send(("hello", describe_backend(backend)))
     arena = ArenaView()
     while True:
         message = conn.recv()

@@ -50,6 +50,26 @@ def load_backend(spec: str) -> Any:
     return obj
 
 
+def describe_backend(backend: Any) -> dict[str, Any]:
+    """What a run records of a loaded backend (plain data: it crosses process boundaries)."""
+    return {"name": str(getattr(backend, "name", "")),
+            "version": str(getattr(backend, "version", "") or ""),
+            "product": getattr(backend, "product", None) or None,
+            "product_from_device": bool(getattr(backend, "product_from_device", False)),
+            "soc": str(getattr(backend, "soc", "") or ""),
+            "missing_operators": dict(getattr(backend, "missing_operators", {}) or {})}
+
+
+def backend_for(spec: str, product: str) -> Any:
+    """A fresh backend instance; one without a declared product, or one whose product is read from
+    its device (``product_from_device``), is told the product under test."""
+    backend = load_backend(spec)
+    overridden = product and getattr(backend, "product_from_device", False)  # --product wins
+    if hasattr(backend, "product") and (getattr(backend, "product", None) is None or overridden):
+        backend.product = product
+    return backend
+
+
 def _target(spec: str) -> tuple[str, dict[str, str | list[str]]]:
     """``module:attr`` of the backend and the constructor options the spec gives it."""
     registered = registered_backends()

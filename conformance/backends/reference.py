@@ -12,7 +12,7 @@ from typing import Any
 from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallResult
 from conformance.cases.case import Case
 from conformance.cases.oracle import explain
-from conformance.spec.loader import shipped_specs
+from conformance.spec.loader import read_shipped_specs
 from conformance.spec.model import SpecSet
 from conformance.spec.reference_loader import reference_function
 
@@ -23,7 +23,7 @@ class ReferenceBackend:
     product: str | None = None
 
     def __init__(self, specs: SpecSet | None = None, product: str | None = None) -> None:
-        self.specs = specs or shipped_specs()
+        self.specs = specs or read_shipped_specs()
         if product is not None:  # else keep a subclass's declared product (None: told by the run)
             self.product = product
 

@@ -21,7 +21,7 @@ import torch
 from conformance.backends.protocol import CallResult
 from conformance.backends.torch_backend import KL, PAD, kl_div_backward, replication_pad3d_backward
 from conformance.errors import UsageError
-from conformance.spec.loader import shipped_specs
+from conformance.spec.loader import read_shipped_specs
 from conformance.spec.vocabulary import Vocabulary
 
 MODULE = "torch_npu"
@@ -64,7 +64,7 @@ def npu_index(npu: Any, index: int | None = None) -> int:
 def product_of_soc(soc: str, vocabulary: Vocabulary | None = None) -> str:
     """The product id of an Ascend SoC name (Ascend910B3 -> atlas-a2); ``UsageError`` when the
     vocabulary does not list it. No prefix guessing: Ascend910 is training, Ascend910B is A2."""
-    vocab = vocabulary or shipped_specs().vocabulary
+    vocab = vocabulary or read_shipped_specs().vocabulary
     product = vocab.product(soc)
     if product is None:
         raise UsageError(f"NPU SoC {soc!r} is not listed under any product line in "

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conformance.cases.tensor import TensorMeta, contiguous_strides
-from conformance.generate.choosers import Chooser
+from conformance.spec.draws import Chooser
+from conformance.spec.program import VIEWS
 
-LAYOUTS = ("contiguous", "strided", "transposed", "offset", "stride0")
+LAYOUTS = ("contiguous", *VIEWS)
 OFFSET = 3
 
 

@@ -9,7 +9,7 @@ from conformance.cases.case import Case
 from conformance.cases.tensor import Tensor
 from conformance.errors import CaseError, SpecError
 from conformance.spec.expressions import ExprError
-from conformance.spec.loader import shipped_specs
+from conformance.spec.loader import read_shipped_specs
 from conformance.spec.model import Constraint, OperatorSpec, SpecSet
 from conformance.spec.predicates import PREDICATES
 
@@ -60,7 +60,7 @@ def arg_metas(case: Case, specs: SpecSet) -> dict[str, Any]:
 
 def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
     """Judge ``case`` against its operator's spec (the shipped specs by default)."""
-    specs = specs or shipped_specs()
+    specs = specs or read_shipped_specs()
     try:
         spec = specs.operator(case.api)
     except KeyError:

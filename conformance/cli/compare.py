@@ -9,6 +9,7 @@ from typing import Any
 
 from conformance.errors import UsageError
 from conformance.report.diff import diff_reports, render_diff
+from conformance.report.files import load_report
 from conformance.report.merge import merge_reports
 
 
@@ -25,34 +26,14 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=merge_command)
 
 
-def read_report(path: str) -> dict[str, Any]:
-    """A report.json as a dict; ``UsageError`` naming the file when it is missing or not a report."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read report: {exc.strerror or exc}", file=path) from None
-    except UnicodeDecodeError:
-        raise UsageError("not a UTF-8 text file", file=path) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=path,
-                         line=exc.lineno) from None
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list) \
-            or not isinstance(data.get("findings"), list):
-        raise UsageError("not a report.json (expected an object with 'results' and 'findings' lists)",
-                         file=path)
-    return data
-
-
 def diff_command(args: argparse.Namespace) -> int:
-    d = diff_reports(read_report(args.old), read_report(args.new))
+    d = diff_reports(load_report(args.old), load_report(args.new))
     sys.stdout.write(render_diff(d, args.format))
     return 1 if d["regressed"] else 0
 
 
 def merge_command(args: argparse.Namespace) -> int:
-    merged = merge_reports([read_report(p) for p in args.reports], names=list(args.reports))
+    merged = merge_reports([load_report(p) for p in args.reports], names=list(args.reports))
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,8 @@ from pathlib import Path
 from conformance.cases.case import load_case
 from conformance.cases.oracle import Expectation, explain
 from conformance.errors import ConformanceError, SpecError, UsageError
-from conformance.spec.loader import VOCABULARY_FILE, load_operator, load_vocabulary, shipped_specs, specs_dir
+from conformance.generate.dry_run import load_operator, shipped_specs
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 from conformance.spec.model import SpecSet
 
 

@@ -1,20 +1,17 @@
-"""``conformance report REPORT.json [-o FILE]``: the HTML page of a run's report, and ``write_html``,
-which a run calls to leave ``report.html`` beside ``report.json``."""
+"""``conformance report REPORT.json [-o FILE]``: the HTML page of a run's report, or every report of a
+run rebuilt from its report dir."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from conformance.errors import UsageError
-from conformance.report.html import render_html
-
-HTML_NAME = "report.html"
-#: Keys the page cannot do without; every other key of report.json is optional for it.
-REQUIRED = {"outcome": str, "results": list}
+from conformance.report.files import load_report
+from conformance.report.html import HTML_NAME, render_html
+from conformance.report.rebuild import rebuild_reports
 
 
 def add_parsers(sub: Any) -> None:
@@ -48,8 +45,6 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 def _rebuild(report_dir: Path, output: str | None) -> int:
-    from conformance.report.rebuild import rebuild_reports  # it imports write_html from here
-
     if output:
         raise UsageError("-o applies to one report.json; a report dir's reports are rebuilt in place")
     report, paths = rebuild_reports(report_dir)
@@ -59,32 +54,3 @@ def _rebuild(report_dir: Path, output: str | None) -> int:
     for path in paths.values():
         print(f"wrote {path}")
     return 0
-
-
-def write_html(report_dir: Path, report: dict[str, Any]) -> Path:
-    """Write ``report_dir/report.html`` for ``report`` (the document of report.json); its path."""
-    path = Path(report_dir) / HTML_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(report), encoding="utf-8")
-    return path
-
-
-def load_report(path: Path) -> dict[str, Any]:
-    """The parsed report; a ``UsageError`` naming the file if it is missing or not a report."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError("no such file", file=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the report: {getattr(exc, 'strerror', None) or exc}",
-                         file=str(path)) from None
-    try:
-        report = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"not valid JSON: {exc.msg}", file=str(path), line=exc.lineno) from None
-    if not isinstance(report, dict):
-        raise UsageError("not a conformance report (expected a JSON object)", file=str(path))
-    for key, kind in REQUIRED.items():
-        if not isinstance(report.get(key), kind):
-            raise UsageError(f"not a conformance report (no {key!r} {kind.__name__})", file=str(path))
-    return report

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,12 +9,11 @@ from typing import Any
 from conformance.check.case_store import load_saved
 from conformance.check.judge import Judge
 from conformance.errors import UsageError
-from conformance.report import journal
+from conformance.generate.dry_run import shipped_specs
+from conformance.report.files import load_report
 from conformance.run.config import make_backend, resolve
+from conformance.run.launch import launch
 from conformance.run.profiles import PROFILES
-from conformance.spec.loader import shipped_specs
-
-SUITE_DIR = Path(__file__).parent.parent / "suite"
 
 
 def add_parsers(sub: Any) -> None:
@@ -54,52 +52,12 @@ def add_parsers(sub: Any) -> None:
     replay.set_defaults(func=replay_command)
 
 
-def pytest_args(args: argparse.Namespace) -> list[str]:
-    out = [str(SUITE_DIR), "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
-           "-p", "no:terminal", "--conformance-backend", args.backend,
-           "--conformance-profile", args.profile, "--conformance-seed", str(args.seed),
-           "--conformance-report-dir", str(args.report_dir)]
-    for p in args.product:
-        out += ["--conformance-product", p]
-    for op in args.op:
-        out += ["--conformance-op", op]
-    if args.max_examples is not None:
-        out += ["--conformance-max-examples", str(args.max_examples)]
-    if args.numprocesses:
-        out += ["-n", str(args.numprocesses)]
-    if args.keyword:
-        out += ["-k", args.keyword]
-    if args.exitfirst:
-        out.append("-x")
-    if getattr(args, "isolate", None) is not None:
-        out += ["--conformance-isolate", "yes" if args.isolate else "no"]
-    if getattr(args, "case_timeout", None) is not None:
-        out += ["--conformance-case-timeout", str(args.case_timeout)]
-    if getattr(args, "waivers", None):
-        out += ["--conformance-waivers", str(args.waivers)]
-    if getattr(args, "shard", None):
-        out += ["--conformance-shard", args.shard]
-    if getattr(args, "resume", False):
-        out.append("--conformance-resume")
-    if not getattr(args, "quiet", True) and sys.stderr.isatty():
-        out.append("--conformance-progress")
-    return out
-
-
 def run_command(args: argparse.Namespace) -> int:
-    import pytest
-
-    specs = shipped_specs()
-    cfg, backend = resolve(specs, args.backend, args.product, args.op, args.profile, args.seed,
-                           args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
-                           args.case_timeout, args.resume)  # usage errors exit 2 here, before pytest
-    if cfg.resume:
-        journal.check_resumable(cfg.report_dir, cfg.meta(specs, backend))
-    rc = pytest.main(pytest_args(args))
+    rc = launch(args)  # usage errors exit 2 there, before pytest starts
     report_path = Path(args.report_dir) / "report.json"
     if rc in (2, 3, 4) or not report_path.is_file():
         raise UsageError(f"the run did not complete (pytest exit code {int(rc)})")
-    report = json.loads(report_path.read_text())
+    report = load_report(report_path)
     if report["stats"]["items"] == 0:
         raise UsageError("no test item was selected (check -k, --op and --product)")
     for f in report["findings"]:

@@ -7,19 +7,11 @@ low-end / high-end cases. Labels name a choice so a fixed chooser can switch sin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
 T = TypeVar("T")
-
-
-class Chooser(Protocol):
-    def integer(self, lo: int, hi: int, label: str) -> int: ...
-
-    def choice(self, options: Sequence[T], label: str) -> T: ...
-
-    def boolean(self, label: str) -> bool: ...
 
 
 class HypothesisChooser:

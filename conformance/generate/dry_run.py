@@ -5,20 +5,27 @@ worked examples actually produce cases is only known by running them, so the loa
 once here: every example parsed as a case, and the program evaluated with a few deterministic
 choosers (the boundary phase's low and high ends plus the extreme corners Hypothesis can reach).
 Each failure becomes a ``SpecError`` naming the example, draw, arg or clause at fault.
+
+Loading a spec is reading it (spec/loader.py) and then this dry run: ``load_specs`` and
+``shipped_specs`` here are the ones the rest of the suite, and its public API, use.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
 from typing import Any, TypeVar
 
 from conformance.cases.case import Case, case_from_dict, case_to_dict
 from conformance.cases.tensor import TensorMeta
 from conformance.errors import CaseError, SpecError
-from conformance.generate.choosers import Chooser, FixedChooser
-from conformance.generate.program import broken_cases, build_case, can_break
-from conformance.spec.draws import Integers, Shape
+from conformance.generate.build import broken_cases, build_case, can_break
+from conformance.generate.choosers import FixedChooser
+from conformance.spec.draws import Chooser, Integers, Shape
 from conformance.spec.expressions import ExprError
+from conformance.spec.loader import read_operator, read_shipped_specs, read_specs
 from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.schema import dotted
 from conformance.spec.vocabulary import Vocabulary
 
 Fail = Callable[..., SpecError]  # (message, *path of keys) -> SpecError naming file, line, field
@@ -58,6 +65,37 @@ _CHOOSERS: tuple[tuple[str, Chooser], ...] = (
     ("lowest corner", _Extreme("low", True)), ("highest corner", _Extreme("high", True)),
     ("middle", _Extreme("middle", False)))
 _BREAK_CHOOSERS = _CHOOSERS[:2]  # boundary breaks each clause at its low and high end only
+
+
+def load_specs(directory: str | Path | None = None) -> SpecSet:
+    """Every operator spec in ``directory`` (default: the shipped ones), read and dry-run."""
+    return check_specs(read_specs(directory))
+
+
+@cache
+def shipped_specs() -> SpecSet:
+    """The shipped specs, read and dry-run once per process."""
+    return check_specs(read_shipped_specs())
+
+
+def load_operator(path: Path, vocab: Vocabulary, text: str | None = None) -> OperatorSpec:
+    """One operator spec, read and dry-run; ``text`` overrides the file's contents."""
+    spec = read_operator(path, vocab, text)
+    check_generation(spec, vocab, _fail_at(spec))
+    return spec
+
+
+def check_specs(specs: SpecSet) -> SpecSet:
+    """``specs`` after dry-running each operator's ``generate`` section."""
+    for spec in specs.operators.values():
+        check_generation(spec, specs.vocabulary, _fail_at(spec))
+    return specs
+
+
+def _fail_at(spec: OperatorSpec) -> Fail:
+    doc = spec.doc
+    return lambda message, *path: SpecError(message, file=doc.file, line=doc.line_of(path),
+                                            field=dotted(path))
 
 
 def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from conformance.cases.case import Case, case_from_dict
 from conformance.cases.materialize import REGIMES
 from conformance.cases.oracle import Expectation, explain
-from conformance.generate.choosers import Chooser, FixedChooser, HypothesisChooser
-from conformance.generate.program import broken_cases, build_case, can_break
+from conformance.generate.build import broken_cases, build_case, can_break
+from conformance.generate.choosers import FixedChooser, HypothesisChooser
+from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec, SpecSet
 
 

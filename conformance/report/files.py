@@ -1,10 +1,46 @@
-"""Write a report document as report.json, junit.xml (one testcase per result) and summary.md."""
+"""A report document read from report.json, and written as report.json, junit.xml (one testcase per
+result) and summary.md."""
 from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+
+from conformance.errors import UsageError
+
+#: What every reader of a report needs (merge needs more: report/merge.py).
+REQUIRED = ("outcome", "results", "findings")
+_TYPES = {"outcome": str, "results": list, "findings": list}
+
+
+def report_problem(data: Any, required: tuple[str, ...] = REQUIRED) -> str | None:
+    """Why ``data`` is not a report document (None when it is one, as far as ``required`` goes)."""
+    if not isinstance(data, dict):
+        return f"expected a JSON object, got {type(data).__name__}"
+    missing = [k for k in required if k not in data or not isinstance(data[k], _TYPES.get(k, object))]
+    return f"missing {', '.join(missing)}" if missing else None
+
+
+def load_report(path: str | Path) -> dict[str, Any]:
+    """The parsed report.json; a ``UsageError`` naming the file if it is unreadable or not a report."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError("cannot read report: no such file", file=str(path)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read report: {exc.strerror or exc}", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise UsageError("cannot read report: not a UTF-8 text file", file=str(path)) from None
+    try:
+        report = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=str(path),
+                         line=exc.lineno) from None
+    problem = report_problem(report)
+    if problem:
+        raise UsageError(f"not a conformance report ({problem})", file=str(path))
+    return report
 
 
 def write_reports(report_dir: Path, report: dict[str, Any]) -> dict[str, Path]:

@@ -19,6 +19,7 @@ import datetime as dt
 import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -388,3 +389,13 @@ def observations(report: dict[str, Any]) -> list[dict[str, Any]]:
               for c in cs}
     return [{**o, "quote": quotes.get((o["api"], o["clause"]), "")} for o in report.get("observations") or []]
 
+
+HTML_NAME = "report.html"
+
+
+def write_html(report_dir: Path, report: dict[str, Any]) -> Path:
+    """Write ``report_dir/report.html`` for ``report`` (the document of report.json); its path."""
+    path = Path(report_dir) / HTML_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_html(report), encoding="utf-8")
+    return path

@@ -23,6 +23,7 @@ from typing import Any
 
 from conformance.check.results import KINDS
 from conformance.errors import UsageError
+from conformance.report.files import REQUIRED, report_problem
 
 Key = tuple[str, str, str, str]
 
@@ -34,8 +35,8 @@ _MUST_AGREE = (("schema_versions", lambda r: r.get("schema_version"), "schema_ve
                ("profiles", lambda r: r.get("profile"), "profile"),
                ("max_examples values", lambda r: r.get("max_examples"), "max_examples"))
 
-_REQUIRED = ("schema_version", "backend", "products", "apis", "profile", "seed", "spec", "stats",
-             "results", "findings", "observations", "errors", "items")
+_REQUIRED = (*REQUIRED, "schema_version", "backend", "products", "apis", "profile", "seed", "spec", "stats",
+             "observations", "errors", "items")
 
 
 def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None = None) -> dict[str, Any]:
@@ -91,11 +92,9 @@ def _order(first: dict[str, Any], merged: dict[str, Any]) -> list[str]:
 
 def _check(reports: Sequence[dict[str, Any]], names: Sequence[str]) -> None:
     for report, name in zip(reports, names):
-        if not isinstance(report, dict):
-            raise UsageError(f"{name}: not a report (expected a JSON object, got {type(report).__name__})")
-        missing = [k for k in _REQUIRED if k not in report]
-        if missing:
-            raise UsageError(f"{name}: not a report.json (missing {', '.join(missing)})")
+        problem = report_problem(report, _REQUIRED)
+        if problem:
+            raise UsageError(f"{name}: not a conformance report ({problem})")
     for label, get, field in _MUST_AGREE:
         want = get(reports[0])
         for report, name in zip(reports[1:], names[1:]):

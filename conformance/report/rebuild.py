@@ -9,12 +9,12 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from conformance.cli.report import write_html
+from conformance.generate.dry_run import shipped_specs
 from conformance.report import journal
 from conformance.report.document import build_report
 from conformance.report.files import write_reports
+from conformance.report.html import write_html
 from conformance.report.waivers import apply_waivers, load_waivers
-from conformance.spec.loader import shipped_specs
 
 
 def rebuild_reports(report_dir: Path) -> tuple[dict[str, Any], dict[str, Path]]:

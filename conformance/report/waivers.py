@@ -35,10 +35,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from conformance.errors import UsageError
-from conformance.spec.loader import _describe, _dotted, shipped_specs
+from conformance.spec.loader import read_shipped_specs
+from conformance.spec.schema import describe, dotted, validate
 from conformance.spec.vocabulary import Vocabulary
 from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
@@ -124,27 +123,24 @@ def load_waivers(path: str | Path, vocabulary: Vocabulary | None = None) -> list
         raise UsageError("expected a mapping with a 'waivers' list at the top level", file=doc.file, line=1)
     data = _dates_as_strings(doc.data)
     _validate(doc, data)
-    vocab = vocabulary or shipped_specs().vocabulary
+    vocab = vocabulary or read_shipped_specs().vocabulary
     return [_waiver(doc, i, entry, vocab) for i, entry in enumerate(data["waivers"])]
 
 
 def _validate(doc: LocatedYaml, data: dict[str, Any]) -> None:
-    errors = list(jsonschema.Draft202012Validator(_schema()).iter_errors(data))
-    if errors:
-        depth = max(len(e.absolute_path) for e in errors)  # the deepest error names the field itself
-        err = jsonschema.exceptions.best_match(e for e in errors if len(e.absolute_path) == depth)
-        where = tuple(err.absolute_path)
-        message = _describe(err)
-        if err.validator == "pattern" and where and where[-1] == "expires":
-            message = f"{err.instance!r} is not a date YYYY-MM-DD"
-        raise UsageError(message, file=doc.file, line=doc.line_of(where),
-                         field=_dotted(where) or "(top level)")
+    validate(doc, data, _schema(), UsageError, _words)
+
+
+def _words(err: Any) -> str:
+    if err.validator == "pattern" and list(err.absolute_path)[-1:] == ["expires"]:
+        return f"{err.instance!r} is not a date YYYY-MM-DD"
+    return describe(err)
 
 
 def _waiver(doc: LocatedYaml, i: int, entry: dict[str, Any], vocab: Vocabulary) -> Waiver:
     def fail(message: str, key: str) -> UsageError:
         return UsageError(message, file=doc.file, line=doc.line_of(("waivers", i, key)),
-                          field=_dotted(("waivers", i, key)))
+                          field=dotted(("waivers", i, key)))
 
     try:
         expires = dt.date.fromisoformat(entry["expires"])

@@ -4,15 +4,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 from pathlib import Path
 from typing import Any
 
-from conformance.cli.run import pytest_args
 from conformance.errors import UsageError
-from conformance.report import journal
-from conformance.run.config import resolve
-from conformance.spec.loader import shipped_specs
+from conformance.report.files import load_report
+from conformance.run.launch import launch
 
 
 def run_suite(backend: str = "reference", *, products: list[str] | None = None,
@@ -23,22 +20,15 @@ def run_suite(backend: str = "reference", *, products: list[str] | None = None,
               case_timeout: float | None = None, quiet: bool = True,
               resume: bool = False) -> dict[str, Any]:
     """Run the suite against ``backend`` and return the parsed ``report.json``."""
-    specs = shipped_specs()
-    cfg, instance = resolve(specs, backend, products, ops, profile, seed, max_examples, report_dir,
-                            shard, waivers, isolate, case_timeout, resume)
-    if resume:
-        journal.check_resumable(cfg.report_dir, cfg.meta(specs, instance))
     args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
                               seed=seed, max_examples=max_examples, report_dir=report_dir,
                               numprocesses=workers, keyword=keyword, exitfirst=False, shard=shard,
                               waivers=waivers, isolate=isolate, case_timeout=case_timeout, quiet=quiet,
                               resume=resume)
-    import pytest
-
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
-        rc = pytest.main(pytest_args(args))
+        rc = launch(args)
     path = Path(report_dir) / "report.json"
     if rc in (2, 3, 4) or not path.is_file():
         raise UsageError(f"the run did not complete (pytest exit code {int(rc)}): {sink.getvalue()[-2000:]}")
-    return json.loads(path.read_text())
+    return load_report(path)

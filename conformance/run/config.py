@@ -1,4 +1,9 @@
-"""What a run is asked to do, resolved and validated once (by the CLI and by the pytest plugin)."""
+"""What a run is asked to do, resolved and validated once, then recorded in the journal's run.json.
+
+Whoever starts a run (``conformance run``, ``run_suite``, or a bare ``pytest --pyargs conformance.suite``)
+calls ``resolve`` once (loading or probing the backend once) and ``start``; the pytest plugin and
+every xdist worker then read the configuration back with ``started`` instead of resolving again.
+"""
 from __future__ import annotations
 
 import datetime as dt
@@ -6,13 +11,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import __version__
-from conformance.backends.loading import load_backend
+from conformance.backends.loading import backend_for, describe_backend, load_backend
 from conformance.errors import UsageError
+from conformance.report import journal
 from conformance.report.waivers import load_waivers
 from conformance.run.plan import not_applicable
 from conformance.run.profiles import DEFAULT_PRODUCT, PROFILES
 from conformance.spec.model import SpecSet
+from conformance.version import TOOL, tool_version
 
 
 @dataclass(frozen=True)
@@ -30,24 +36,42 @@ class RunConfig:
     case_timeout: float = 30.0
     resume: bool = False  # continue the run journaled in report_dir (journal.py)
 
-    def meta(self, specs: SpecSet, backend: Any) -> dict[str, Any]:
-        """What the run records when it starts (the report's header)."""
+    def meta(self, specs: SpecSet, about: dict[str, Any]) -> dict[str, Any]:
+        """What the run records when it starts (the report's header); ``about``: the backend's
+        ``describe_backend``."""
         data = asdict(self)
         data["report_dir"] = str(self.report_dir)
         data["waivers"] = str(self.waivers) if self.waivers else None
         data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
         data.pop("resume")
-        data["backend"] = {"spec": self.backend, "name": str(getattr(backend, "name", "")),
-                           "version": str(getattr(backend, "version", "") or ""),
-                           "product": getattr(backend, "product", None)}
+        data["backend"] = {"spec": self.backend, "name": about.get("name", ""),
+                           "version": about.get("version", ""), "product": about.get("product")}
         data["spec"] = {"version": specs.version, "digest": specs.digest}
-        data["tool"] = {"name": "aclnn-conformance", "version": __version__}
+        data["tool"] = {"name": TOOL, "version": tool_version()}
         data["started"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         data["not_applicable"] = not_applicable(specs, list(self.apis), list(self.products))
         data["clauses"] = {api: [_clause(c) for c in specs.operator(api).constraints] for api in self.apis}
         data["dtypes"] = {api: {p: _dtypes(specs.operator(api), p) for p in self.products}
                           for api in self.apis}
         return data
+
+    @classmethod
+    def from_meta(cls, meta: dict[str, Any], resume: bool = False) -> RunConfig:
+        """The configuration ``meta`` (a run.json) records: the inverse of ``meta``."""
+        return cls(meta["backend"]["spec"], tuple(meta["products"]), tuple(meta["apis"]), meta["profile"],
+                   int(meta["seed"]), int(meta["max_examples"]), Path(meta["report_dir"]),
+                   _shard(meta.get("shard")), Path(meta["waivers"]) if meta.get("waivers") else None,
+                   bool(meta["isolate"]), float(meta["case_timeout"]), resume)
+
+
+def start(specs: SpecSet, cfg: RunConfig, about: dict[str, Any]) -> None:
+    """Record the run's start in ``cfg.report_dir`` (run.json), which every process then reads."""
+    journal.start_run(cfg.report_dir, cfg.meta(specs, about), cfg.resume)
+
+
+def started(report_dir: str | Path, resume: bool = False) -> RunConfig:
+    """The configuration of the run started in ``report_dir`` (no second resolve, no second probe)."""
+    return RunConfig.from_meta(journal.read_meta(Path(report_dir)), resume)
 
 
 def _dtypes(spec: Any, product: str) -> list[str]:
@@ -63,30 +87,32 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
             ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
             max_examples: int | None = None, report_dir: str | Path = "reports",
             shard: str | None = None, waivers: str | Path | None = None, isolate: bool | None = None,
-            case_timeout: float | None = None, resume: bool = False) -> tuple[RunConfig, Any]:
-    """Validate the options (``UsageError`` naming the argument) and load the backend once."""
+            case_timeout: float | None = None, resume: bool = False) -> tuple[RunConfig, dict[str, Any]]:
+    """Validate the options (``UsageError`` naming the argument) and load the backend once (in a
+    worker when isolated); the configuration and what the backend says of itself."""
     if profile not in PROFILES:
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
     chosen = PROFILES[profile]
     isolate = backend not in IN_PROCESS if isolate is None else isolate
-    instance = _probe(backend, case_timeout or chosen.case_timeout) if isolate else load_backend(backend)
-    declared = getattr(instance, "product", None)
+    about = (_probe(backend, case_timeout or chosen.case_timeout) if isolate
+             else describe_backend(load_backend(backend)))
+    declared = about["product"]
     declared_id = _product(specs, declared, "the backend's product") if declared else None
-    from_device = bool(getattr(instance, "product_from_device", False))
+    from_device = about["product_from_device"]
     if products:
         ids = tuple(dict.fromkeys(_product(specs, p, f"--product {p}") for p in products))
         if declared_id and ids != (declared_id,) and not from_device:
             raise UsageError(f"--product: backend {backend!r} says it is {declared_id}; it cannot be "
                              f"tested as {', '.join(ids)}")
     elif from_device and not declared_id:
-        raise UsageError(f"--backend {backend}: the device's SoC {getattr(instance, 'soc', '') or '?'!r} "
+        raise UsageError(f"--backend {backend}: the device's SoC {about['soc'] or '?'!r} "
                          "is in no product line of specs/vocabulary.yaml; pass --product")
     elif declared_id or chosen.one_product:
         ids = (declared_id or DEFAULT_PRODUCT,)
     else:
         ids = tuple(specs.vocabulary.products)
     apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
-    missing = getattr(instance, "missing_operators", None) or {}
+    missing = about["missing_operators"]
     for api in apis:
         if api in missing:
             raise UsageError(f"--backend {backend}: {missing[api]}; test the operators it has with --op")
@@ -99,22 +125,20 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
                     Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
                     isolate, case_timeout or chosen.case_timeout, bool(resume))
-    return cfg, instance
+    return cfg, about
 
 
 IN_PROCESS = frozenset({"reference"})  # pure Python, known safe: no worker process needed
 
 
-def _probe(spec: str, timeout: float) -> Any:
+def _probe(spec: str, timeout: float) -> dict[str, Any]:
     """Load the backend in a worker to learn its name, version and product: a library that crashes
     while loading is then a usage error, not the death of this process."""
-    from types import SimpleNamespace
-
     from conformance.backends.isolated import IsolatedBackend
 
     worker = IsolatedBackend(spec, None, timeout)
     try:
-        return SimpleNamespace(**{**worker.about, "product": worker.product or None})
+        return dict(worker.about)
     finally:
         worker.close()
 
@@ -128,23 +152,13 @@ def make_backend(cfg: RunConfig, product: str) -> Any:
     return backend_for(cfg.backend, product)
 
 
-def _shard(text: str | None) -> tuple[int, int] | None:
+def _shard(text: str | None) -> tuple[int, int] | None:  # also read back from run.json
     if text is None:
         return None
     k, _, n = str(text).partition("/")
     if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
         raise UsageError(f"--shard {text}: expected K/N with 1 <= K <= N (e.g. 2/4)")
     return int(k), int(n)
-
-
-def backend_for(spec: str, product: str) -> Any:
-    """A fresh backend instance; one without a declared product, or one whose product is read from
-    its device (``product_from_device``), is told the product under test."""
-    backend = load_backend(spec)
-    overridden = product and getattr(backend, "product_from_device", False)  # --product wins
-    if hasattr(backend, "product") and (getattr(backend, "product", None) is None or overridden):
-        backend.product = product
-    return backend
 
 
 def _product(specs: SpecSet, name: str, what: str) -> str:

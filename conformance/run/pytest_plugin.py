@@ -14,13 +14,13 @@ import pytest
 from conformance.check.judge import Judge
 from conformance.check.results import ItemRecord
 from conformance.errors import ConformanceError
+from conformance.generate.dry_run import shipped_specs
 from conformance.report import journal
 from conformance.report.rebuild import rebuild_reports
-from conformance.run.config import RunConfig, make_backend, resolve
+from conformance.run.config import RunConfig, make_backend, resolve, start, started
 from conformance.run.item_runner import RunSettings, run_item
 from conformance.run.plan import Item, plan, shard_of
 from conformance.run.progress import RunProgress
-from conformance.spec.loader import shipped_specs
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _JOURNAL = pytest.StashKey[journal.JournalWriter]()
@@ -44,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-case-timeout", type=float, default=None, help="seconds per call")
     group.addoption("--conformance-resume", action="store_true",
                     help="continue the run in the report dir: skip the items it finished")
+    group.addoption("--conformance-started", action="store_true",
+                    help="the run was resolved and recorded in the report dir's run.json (by conformance "
+                    "run): read it there; the other conformance options are not read again")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -51,17 +54,22 @@ def _is_worker(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Resolve the run once: here when pytest was started bare, else (``conformance run``, and every
+    xdist worker) read what the starter recorded in the report dir's run.json."""
     opt = config.option
     try:
-        cfg, backend = resolve(shipped_specs(), opt.conformance_backend, opt.conformance_product,
-                               opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
-                               opt.conformance_max_examples, opt.conformance_report_dir,
-                               opt.conformance_shard, opt.conformance_waivers,
-                               None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
-                               opt.conformance_case_timeout, opt.conformance_resume)
+        if _is_worker(config) or opt.conformance_started:
+            config.stash[_CONFIG] = started(opt.conformance_report_dir, opt.conformance_resume)
+            return
+        specs = shipped_specs()
+        cfg, about = resolve(specs, opt.conformance_backend, opt.conformance_product,
+                             opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
+                             opt.conformance_max_examples, opt.conformance_report_dir,
+                             opt.conformance_shard, opt.conformance_waivers,
+                             None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
+                             opt.conformance_case_timeout, opt.conformance_resume)
+        start(specs, cfg, about)  # before any worker starts: workers read it
         config.stash[_CONFIG] = cfg
-        if not _is_worker(config):  # workers start after this: they see the journal it starts
-            journal.start_run(cfg.report_dir, cfg.meta(shipped_specs(), backend), cfg.resume)
     except ConformanceError as exc:
         raise pytest.UsageError(str(exc)) from None
 

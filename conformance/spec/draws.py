@@ -8,13 +8,24 @@ value stays consistent.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from conformance.generate.choosers import Chooser
 from conformance.spec.expressions import ExprError, Expression
 
 Env = dict[str, Any]
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    """Where a draw's choices come from (generate/choosers.py: Hypothesis, or fixed boundary values)."""
+
+    def integer(self, lo: int, hi: int, label: str) -> int: ...
+
+    def choice(self, options: Sequence[T], label: str) -> T: ...
+
+    def boolean(self, label: str) -> bool: ...
 
 
 class DrawError(Exception):

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from conformance.errors import SpecError
-from conformance.generate.dry_run import check_generation
-from conformance.generate.program import AUTOMATIC, Program, parse_program
 from conformance.spec.draws import DrawError
 from conformance.spec.expressions import ExprError, Expression
-from conformance.spec.model import Constraint, OperatorSpec, Param, Source, SpecSet
+from conformance.spec.model import EXPLICIT_BREAK, Constraint, OperatorSpec, Param, Source, SpecSet
+from conformance.spec.program import Program, parse_program
+from conformance.spec.schema import dotted, validate
 from conformance.spec.vocabulary import Vocabulary
 from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
@@ -44,36 +41,7 @@ def _schema(name: str) -> dict[str, Any]:
 def _validate(doc: LocatedYaml, schema_name: str) -> None:
     if not isinstance(doc.data, dict):
         raise SpecError("expected a mapping at the top level", file=doc.file, line=1)
-    validator = jsonschema.Draft202012Validator(_schema(schema_name))
-    errors = list(validator.iter_errors(doc.data))
-    if errors:
-        # The deepest error names the field itself, not the constraint that contains it.
-        depth = max(len(e.absolute_path) for e in errors)
-        err = jsonschema.exceptions.best_match(e for e in errors if len(e.absolute_path) == depth)
-        path = tuple(err.absolute_path)
-        raise SpecError(f"{_describe(err)}", file=doc.file, line=doc.line_of(path),
-                        field=_dotted(path) or "(top level)")
-
-
-def _describe(err: jsonschema.ValidationError) -> str:
-    if err.validator == "required":
-        return err.message.replace("is a required property", "is required but missing")
-    if err.validator in ("enum", "const"):
-        allowed = err.validator_value if err.validator == "enum" else [err.validator_value]
-        return f"{err.instance!r} is not one of {', '.join(map(str, allowed))}"
-    if err.validator == "type":
-        return f"expected {err.validator_value}, got {type(err.instance).__name__} {err.instance!r}"
-    if err.validator in ("additionalProperties", "unevaluatedProperties"):
-        return err.message.replace("were unexpected", "are not allowed here").replace(
-            "was unexpected", "is not allowed here")
-    return err.message
-
-
-def _dotted(path: Iterable[Any]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    validate(doc, doc.data, _schema(schema_name), SpecError)
 
 
 def load_vocabulary(path: Path) -> Vocabulary:
@@ -82,8 +50,9 @@ def load_vocabulary(path: Path) -> Vocabulary:
     return Vocabulary(doc.data)
 
 
-def load_operator(path: Path, vocab: Vocabulary, text: str | None = None) -> OperatorSpec:
-    """Load one operator spec; ``text`` overrides the file contents (used by lint and fuzz tests)."""
+def read_operator(path: Path, vocab: Vocabulary, text: str | None = None) -> OperatorSpec:
+    """Read one operator spec (schema and cross-references; generate/dry_run.py then runs its
+    ``generate`` section); ``text`` overrides the file contents (used by lint and fuzz tests)."""
     doc = load_yaml(path, SpecError, text=text)
     _validate(doc, "operator.schema.json")
     return _Builder(doc, vocab).build()
@@ -96,7 +65,7 @@ class _Builder:
         self.doc, self.vocab, self.data = doc, vocab, doc.data
 
     def fail(self, message: str, *path: Any) -> SpecError:
-        return SpecError(message, file=self.doc.file, line=self.doc.line_of(path), field=_dotted(path))
+        return SpecError(message, file=self.doc.file, line=self.doc.line_of(path), field=dotted(path))
 
     def build(self) -> OperatorSpec:
         products = tuple(self._product(p, "products", i) for i, p in enumerate(self.data["products"]))
@@ -115,9 +84,7 @@ class _Builder:
         spec = OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
                             tuple(constraints), self.doc.file, self._program(params, constraints),
-                            dict(self.data.get("precision", {})))
-        # the text is consistent; now make sure it generates cases, or fail here rather than mid-run
-        check_generation(spec, self.vocab, self.fail)
+                            dict(self.data.get("precision", {})), self.doc)
         return spec
 
     def _program(self, params: dict[str, Param], constraints: list[Constraint]) -> Program:
@@ -127,7 +94,7 @@ class _Builder:
         except DrawError as exc:
             raise self.fail(str(exc), "generate") from None
         for i, c in enumerate(constraints):
-            if c.outcome == "error" and c.kind not in AUTOMATIC and c.id not in breaks:
+            if c.outcome == "error" and c.kind in EXPLICIT_BREAK and c.id not in breaks:
                 raise self.fail(f"constraint {c.id} has a status code but no 'break': say how a "
                                 "case violates it (e.g. break: {draw: {mode: ...}})", "constraints", i)
         return program
@@ -240,8 +207,9 @@ class _Builder:
             raise self.fail(str(exc), *path) from None
 
 
-def load_specs(directory: str | Path | None = None) -> SpecSet:
-    """Every operator spec in ``directory`` (default: the shipped specs) with the vocabulary."""
+def read_specs(directory: str | Path | None = None) -> SpecSet:
+    """Every operator spec in ``directory`` (default: the shipped specs) with the vocabulary, read
+    but not dry-run: ``conformance.load_specs`` (generate/dry_run.py) does both."""
     root = Path(directory) if directory is not None else specs_dir()
     vocab_path = root / VOCABULARY_FILE
     if not vocab_path.is_file():
@@ -251,7 +219,7 @@ def load_specs(directory: str | Path | None = None) -> SpecSet:
     operators: dict[str, OperatorSpec] = {}
     digest = hashlib.sha256(vocab_path.read_bytes())
     for path in files:
-        spec = load_operator(path, vocab)
+        spec = read_operator(path, vocab)
         if spec.api in operators:
             raise SpecError(f"operator {spec.api} is defined twice (also in {operators[spec.api].file})",
                             file=str(path))
@@ -261,6 +229,6 @@ def load_specs(directory: str | Path | None = None) -> SpecSet:
 
 
 @lru_cache(maxsize=1)
-def shipped_specs() -> SpecSet:
-    """The shipped specs, loaded once per process."""
-    return load_specs()
+def read_shipped_specs() -> SpecSet:
+    """The shipped specs, read once per process (what backends need: params and vocabulary)."""
+    return read_specs()

@@ -7,8 +7,9 @@ from typing import Any
 from conformance.spec.expressions import ExprError, Expression
 from conformance.spec.vocabulary import Vocabulary
 
-PREDICATE_KINDS = ("not_null", "dtype_in", "same_dtype", "format_in", "rank_in", "same_shape",
-                   "length", "broadcastable", "value_in", "contiguous", "expr")
+#: Clause kinds a spec must say how to break (a ``break`` entry): an expression says nothing about how
+#: to violate it. generate/breaks.py derives a violation of every other predicate kind from its data.
+EXPLICIT_BREAK = frozenset({"expr"})
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class OperatorSpec:
     file: str
     program: Any = None  # generation.Program: how cases are drawn (the ``generate`` section)
     precision: dict[str, Any] = field(default_factory=dict)  # c, extra_terms of the error bound
+    doc: Any = field(default=None, compare=False, repr=False)  # yaml_lines.LocatedYaml: lines of fields
 
     def constraint(self, cid: str) -> Constraint:
         for c in self.constraints:
@@ -74,10 +76,6 @@ class OperatorSpec:
     def params_of(self, kind: str | None = None, role: str | None = None) -> list[str]:
         return [p.name for p in self.params.values()
                 if (kind is None or p.kind == kind) and (role is None or p.role == role)]
-
-    def coded(self) -> list[Constraint]:
-        """Constraints whose violation has a documented status code."""
-        return [c for c in self.constraints if c.outcome == "error"]
 
     def owner(self, check: str, names: dict[str, Any]) -> str:
         """The behavior clause that speaks for ``check`` on a case (first whose ``when`` holds)."""

@@ -1,0 +1,60 @@
+"""Start a run: resolve and record its configuration once, then drive the pytest plugin over the
+suite package (``conformance run`` and ``run_suite`` both come through here)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from conformance.generate.dry_run import shipped_specs
+from conformance.report import journal
+from conformance.run.config import resolve, start
+
+SUITE_DIR = Path(__file__).parent.parent / "suite"
+
+
+def launch(args: argparse.Namespace) -> int:
+    """Validate ``args`` (``UsageError``, exit 2, before anything is written), record the run's
+    start, run pytest; its exit code."""
+    import pytest
+
+    specs = shipped_specs()
+    cfg, about = resolve(specs, args.backend, args.product, args.op, args.profile, args.seed,
+                         args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
+                         args.case_timeout, args.resume)
+    if cfg.resume:
+        journal.check_resumable(cfg.report_dir, cfg.meta(specs, about))
+    start(specs, cfg, about)
+    return int(pytest.main(pytest_args(args) + ["--conformance-started"]))
+
+
+def pytest_args(args: argparse.Namespace) -> list[str]:
+    out = [str(SUITE_DIR), "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
+           "-p", "no:terminal", "--conformance-backend", args.backend,
+           "--conformance-profile", args.profile, "--conformance-seed", str(args.seed),
+           "--conformance-report-dir", str(args.report_dir)]
+    for p in args.product:
+        out += ["--conformance-product", p]
+    for op in args.op:
+        out += ["--conformance-op", op]
+    if args.max_examples is not None:
+        out += ["--conformance-max-examples", str(args.max_examples)]
+    if args.numprocesses:
+        out += ["-n", str(args.numprocesses)]
+    if args.keyword:
+        out += ["-k", args.keyword]
+    if args.exitfirst:
+        out.append("-x")
+    if getattr(args, "isolate", None) is not None:
+        out += ["--conformance-isolate", "yes" if args.isolate else "no"]
+    if getattr(args, "case_timeout", None) is not None:
+        out += ["--conformance-case-timeout", str(args.case_timeout)]
+    if getattr(args, "waivers", None):
+        out += ["--conformance-waivers", str(args.waivers)]
+    if getattr(args, "shard", None):
+        out += ["--conformance-shard", args.shard]
+    if getattr(args, "resume", False):
+        out.append("--conformance-resume")
+    if not getattr(args, "quiet", True) and sys.stderr.isatty():
+        out.append("--conformance-progress")
+    return out

@@ -1,0 +1,62 @@
+"""A spec's ``generate`` section: how to draw valid cases, and how to break each clause.
+
+```yaml
+generate:
+  draws:                  # in order; each name is visible to later expressions and to args
+    rank: {integers: [4, 5]}
+    shape: {shape: {rank: rank, dims: [1, 4], empty: first}}
+  args: {self: shape, gradInput: shape, ...}   # tensor args: their shape; others: their value
+  views: [strided, transposed, offset]         # layouts valid cases may use (see layouts.py)
+  examples: [{args: ...}]                      # worked examples, in case-file form
+```
+and, on an ``expr`` clause, ``break: {draw: {mode: M} | replacement draw}``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.spec.draws import BreakStep, Draw, DrawError, parse_break_step, parse_draw
+from conformance.spec.expressions import ExprError, Expression
+
+#: The memory layouts a ``views`` list may name (cases/layouts.py lays them out).
+VIEWS = ("strided", "transposed", "offset", "stride0")
+
+
+@dataclass(frozen=True)
+class Program:
+    draws: tuple[Draw, ...]
+    args: dict[str, Expression]
+    views: tuple[str, ...] = ()
+    breaks: dict[str, tuple[BreakStep, ...]] = field(default_factory=dict)
+    examples: tuple[dict[str, Any], ...] = ()
+
+
+def parse_program(raw: dict[str, Any], params: dict[str, Any],
+                  raw_breaks: dict[str, Any]) -> Program:
+    """Build the program; ``raw_breaks`` maps clause ids to their ``break`` mappings.
+
+    Raises ``DrawError`` with a message naming the draw, arg or clause at fault.
+    """
+    draws: dict[str, Draw] = {}
+    for name, spec in (raw.get("draws") or {}).items():
+        draws[name] = parse_draw(name, spec, frozenset(draws))
+    known = frozenset(draws)
+    args = {}
+    for name, text in (raw.get("args") or {}).items():
+        if name not in params:
+            raise DrawError(f"args names unknown parameter {name!r}")
+        try:
+            args[name] = Expression(str(text), known)
+        except ExprError as exc:
+            raise DrawError(f"args.{name}: {exc}") from None
+    missing = [p for p in params if p not in args]
+    if missing:
+        raise DrawError(f"args must give every parameter; missing {', '.join(missing)}")
+    views = tuple(raw.get("views") or ())
+    for v in views:
+        if v not in VIEWS:
+            raise DrawError(f"unknown view layout {v!r} (known: {', '.join(VIEWS)})")
+    breaks = {cid: tuple(parse_break_step(n, step, draws, known) for n, step in steps.items())
+              for cid, steps in raw_breaks.items()}
+    return Program(tuple(draws.values()), args, views, breaks, tuple(raw.get("examples") or ()))
