@@ -23,3 +23,35 @@ def test_serial_and_parallel_runs_agree(tmp_path):
     parallel = conformance.run_suite(MUTANT, report_dir=tmp_path / "parallel", workers="2", **kw)
     assert serial["outcome"] == parallel["outcome"] == "nonconformant"
     assert serial["findings"] and _essence(serial) == _essence(parallel)
+
+
+COUNTED = '''
+import os
+
+from conformance.backends.reference import ReferenceBackend
+
+
+class Counted(ReferenceBackend):
+    """Notes the process of every construction: a real CANN library would aclInit each time."""
+
+    def __init__(self):
+        super().__init__()
+        with open(os.environ["CONFORMANCE_TEST_CONSTRUCTIONS"], "a") as out:
+            out.write(f"{os.getpid()}\\n")
+'''
+
+
+def test_an_isolated_parallel_run_constructs_the_backend_once_per_process(tmp_path, monkeypatch):
+    adapter = tmp_path / "counted.py"
+    adapter.write_text(COUNTED)
+    log = tmp_path / "constructions.txt"
+    monkeypatch.setenv("CONFORMANCE_TEST_CONSTRUCTIONS", str(log))
+    report = conformance.run_suite(f"{adapter}:Counted", profile="quick", products=["atlas-a2"],
+                                   ops=["aclnnKlDivBackward"], max_examples=2, workers="2",
+                                   isolate=True, report_dir=tmp_path / "run")
+    assert report["outcome"] == "conformant" and report["stats"]["items"] > 2
+    pids = log.read_text().split()
+    # one probe when the run is resolved, then one isolated worker per pytest worker (one product);
+    # before the configuration was resolved once, the plugin and each xdist worker probed again (6)
+    assert len(pids) == len(set(pids)), f"a process constructed the backend twice: {pids}"
+    assert 2 <= len(pids) <= 3, pids
