@@ -127,7 +127,13 @@ def test_product_runs_merge_into_the_run_of_both():
 
 def test_outcome_is_recomputed(runs):
     _, a, b = runs
-    assert merge_reports([a, {**b, "findings": [], "outcome": "conformant"}])["outcome"] == "conformant"
+    # one rule (report/outcome.py): without findings, a failing row still makes it nonconformant
+    assert merge_reports([a, {**b, "findings": [], "outcome": "conformant"}])["outcome"] == "nonconformant"
+    passing = [{**r, "failed": 0, "outcome": "pass"} if r["outcome"] == "fail" else r for r in b["results"]]
+    clean = {**b, "findings": [], "results": passing, "outcome": "nonconformant"}
+    assert merge_reports([a, clean])["outcome"] == "conformant"
+    unfinished = [{**i, "outcome": "incomplete"} for i in clean["items"]]
+    assert merge_reports([a, {**clean, "items": unfinished}])["outcome"] == "incomplete"
     errors = [{"item": a["items"][0]["item"], "error": "TypeError: boom"}]
     assert merge_reports([{**a, "errors": errors}, b])["errors"] == errors
 

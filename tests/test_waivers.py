@@ -93,6 +93,16 @@ def test_conformant_when_every_finding_is_waived(report):
     assert errored["outcome"] == "nonconformant"
 
 
+def test_waivers_keep_an_incomplete_run_incomplete():
+    """A killed run rebuilt with waivers: waiving every finding leaves it incomplete, not conformant
+    (apply_waivers decides through report/outcome.py like every other report)."""
+    done = record(KL, A2, "FLOAT16", "numerics", [("KL-VALUES", "numerics")], {})
+    killed = build_report(meta(), [done], 1.0, planned={done.item, f"{KL}/{A2}/FLOAT/numerics"})
+    assert killed["outcome"] == "nonconformant"
+    out = apply_waivers(killed, [waiver("KL-VALUES")], TODAY)
+    assert waived(out) == [(KL, A2, "KL-VALUES")] and out["outcome"] == "incomplete"
+
+
 def test_an_expired_waiver_waives_nothing(report):
     last_day = waiver("KL-VALUES", expires=TODAY)
     expired = waiver("KL-PHASE", expires=TODAY - dt.timedelta(days=1))

@@ -10,8 +10,18 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KINDS = ("status", "numerics", "determinism", "inputs-unchanged", "output-untouched-on-error",
-         "out-of-bounds-write", "crash", "timeout", "unspecified")
+from conformance.spec.model import KINDS  # noqa: F401 - re-exported: the kinds a record tallies
+
+
+def item_id(api: str, product: str, subject: str, family: str) -> str:
+    """The id of a test item: ``api/product/subject/family``."""
+    return f"{api}/{product}/{subject}/{family}"
+
+
+def split_item_id(item: str) -> tuple[str, str, str, str] | None:
+    """(api, product, subject, family) of an item id; None for a string that is not one."""
+    parts = str(item).split("/")
+    return (parts[0], parts[1], parts[2], parts[3]) if len(parts) == 4 else None
 
 
 RATIO_BINS = tuple(range(-24, 5))  # log2 of error/bound; -25 collects exact results

@@ -4,7 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from conformance.check.results import KINDS, ItemRecord
+from conformance.check.results import ItemRecord, split_item_id
+from conformance.report.outcome import numerics_rows, observation_rows, per_kind, result_row, run_outcome
 
 SCHEMA_VERSION = "1.2"
 
@@ -22,11 +23,10 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
          "outcome": "not-applicable", "reason": reason} for a, p, reason in meta.get("not_applicable", [])]
     results.sort(key=lambda r: (r["api"], r["product"], r["clause"], r["kind"]))
     incomplete = sum(r.outcome == "incomplete" for r in records)
-    outcome = "nonconformant" if findings or errors else "incomplete" if incomplete else "conformant"
-    return {
+    report = {
         "schema_version": SCHEMA_VERSION,
         "tool": meta.get("tool", {}),
-        "outcome": outcome,
+        "outcome": "",  # decided below, from the document itself
         "backend": meta["backend"],
         "products": list(meta["products"]),
         "apis": list(meta["apis"]),
@@ -51,12 +51,14 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "items": [{"item": r.item, "outcome": r.outcome, "cases": r.cases,
                    "seconds": round(r.seconds, 3), "error": r.error} for r in records],
     }
+    report["outcome"] = run_outcome(report)
+    return report
 
 
 def _with_unrun(records: list[ItemRecord], planned: set[str]) -> list[ItemRecord]:
     seen = {r.item for r in records}
-    unrun = [ItemRecord(i, *i.split("/"), complete=False) for i in sorted(planned - seen)
-             if i.count("/") == 3]
+    unrun = [ItemRecord(i, *parts, complete=False) for i in sorted(planned - seen)
+             if (parts := split_item_id(i)) is not None]
     return list(records) + unrun
 
 
@@ -68,23 +70,15 @@ def _results(records: list[ItemRecord]) -> list[dict[str, Any]]:
         for f in r.findings:  # a finding always fails its row, even if shrinking saw no fail tally
             tally.setdefault((r.api, r.product, f.clause, f.kind), Counter())["finding"] += 1
     rows = []
-    for (api, product, clause, kind), c in sorted(tally.items()):
+    for key, c in sorted(tally.items()):
         failed = c["fail"] + (c["finding"] if not c["fail"] else 0)
-        outcome = "fail" if failed else "unspecified" if c["observed"] else "pass"
-        rows.append({"api": api, "product": product, "clause": clause, "kind": kind,
-                     "cases": c["pass"] + c["fail"] + c["observed"], "failed": failed,
-                     "observed": c["observed"], "outcome": outcome})
+        rows.append(result_row(key, c["pass"] + c["fail"] + c["observed"], failed, c["observed"]))
     return rows
 
 
 def _per_kind(records: list[ItemRecord]) -> dict[str, dict[str, int]]:
-    out = {k: {"checks": 0, "failed": 0} for k in KINDS}
-    for r in records:
-        for (_, kind, outcome), n in r.checks.items():
-            entry = out.setdefault(kind, {"checks": 0, "failed": 0})
-            entry["checks"] += n
-            entry["failed"] += n if outcome == "fail" else 0
-    return out
+    return per_kind((kind, n, n if outcome == "fail" else 0)
+                    for r in records for (_, kind, outcome), n in r.checks.items())
 
 
 def _numerics(records: list[ItemRecord]) -> list[dict[str, Any]]:
@@ -93,8 +87,7 @@ def _numerics(records: list[ItemRecord]) -> list[dict[str, Any]]:
     for r in records:
         for (dtype, b), n in r.numerics.items():
             merged.setdefault((r.api, dtype), Counter())[b] += n
-    return [{"api": a, "dtype": d, "bins": {str(b): n for b, n in sorted(c.items())}}
-            for (a, d), c in sorted(merged.items())]
+    return numerics_rows(merged)
 
 
 def _observations(records: list[ItemRecord]) -> list[dict[str, Any]]:
@@ -102,5 +95,4 @@ def _observations(records: list[ItemRecord]) -> list[dict[str, Any]]:
     for r in records:
         for (clause, behaviour), n in r.observations.items():
             merged[(r.api, r.product, clause, behaviour)] += n
-    return [{"api": a, "product": p, "clause": c, "behaviour": b, "cases": n}
-            for (a, p, c, b), n in sorted(merged.items())]
+    return observation_rows(merged)

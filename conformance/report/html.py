@@ -24,7 +24,8 @@ from typing import Any
 
 import jinja2
 
-from conformance.check.results import RATIO_BINS
+from conformance.check.results import RATIO_BINS, split_item_id
+from conformance.report.outcome import row_outcome
 
 TEMPLATE = "report.html.j2"
 DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
@@ -135,7 +136,7 @@ def _cell(api: str, product: str, clause: str, agg: dict[str, Any] | None, na: s
         return {**base, "state": "not-applicable", "title": na or "not applicable"}
     if agg is None:
         return {**base, "state": "not-run", "title": "no case of this run checked this clause"}
-    state = "fail" if agg["failed"] else "unspecified" if agg["observed"] else "pass"
+    state = row_outcome(agg["failed"], agg["observed"])
     title = "; ".join(f"{k['kind']}: {k['cases']} checks, {k['failed']} failed"
                       + (f", {k['observed']} observed" if k["observed"] else "") for k in agg["kinds"])
     return {**base, "state": state, "cases": agg["cases"], "failed": agg["failed"],
@@ -176,8 +177,8 @@ def _parse_items(report: dict[str, Any]) -> dict[tuple[str, str, str], list[dict
     """(api, product, subject) -> its items, each with its family."""
     out: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for item in report.get("items") or []:
-        parts = item["item"].split("/")
-        if len(parts) != 4:
+        parts = split_item_id(item["item"])
+        if parts is None:
             continue
         api, product, subject, family = parts
         out.setdefault((api, product, subject), []).append({**item, "family": family})

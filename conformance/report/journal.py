@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance.check.results import Check, ItemRecord, ratio_bin
+from conformance.check.results import Check, ItemRecord, ratio_bin, split_item_id
 from conformance.errors import UsageError
 
 JOURNAL_DIR = "journal"
@@ -194,9 +194,7 @@ def _rebuilt(item: str, cases: list[dict[str, Any]]) -> ItemRecord:
 
 
 def _parts(item: str) -> tuple[str, str, str, str]:
-    """(api, product, subject, family) of an item id ``api/product/subject/family``."""
-    parts = item.split("/")
-    return (parts[0], parts[1], parts[2], parts[3]) if len(parts) == 4 else (item, "", "", "")
+    return split_item_id(item) or (item, "", "", "")
 
 
 def _elapsed(meta: dict[str, Any], last_seen: Counter) -> float:

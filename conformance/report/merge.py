@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.check.results import KINDS
 from conformance.errors import UsageError
 from conformance.report.files import REQUIRED, report_problem
+from conformance.report.outcome import numerics_rows, observation_rows, per_kind, result_row, run_outcome
 
 Key = tuple[str, str, str, str]
 
@@ -56,7 +56,7 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
     merged: dict[str, Any] = {
         "schema_version": first["schema_version"],
         "tool": dict(first.get("tool", {})),
-        "outcome": _outcome(findings, errors, items),
+        "outcome": "",  # decided below, from the merged document
         "backend": _backend(reports),
         "products": _union(r["products"] for r in reports),
         "apis": _union(r["apis"] for r in reports),
@@ -69,7 +69,9 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
                   "items": len(items), "items_failed": sum(i["outcome"] in ("fail", "error") for i in items),
                   "items_incomplete": sum(i["outcome"] == "incomplete" for i in items),
-                  "findings": len(findings), "per_kind": _per_kind(reports)},
+                  "findings": len(findings),
+                  "per_kind": per_kind((k, e["checks"], e["failed"]) for r in reports
+                                       for k, e in r["stats"].get("per_kind", {}).items())},
         "results": results,
         "findings": findings,
         "observations": _observations(reports),
@@ -81,6 +83,7 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
     }
     if any("shard" in r for r in reports):
         merged["shard"] = None
+    merged["outcome"] = run_outcome(merged)
     return {k: merged[k] for k in _order(first, merged)}
 
 
@@ -148,10 +151,8 @@ def _results(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             c.update({"cases": row["cases"], "failed": row["failed"], "observed": row["observed"]})
     checked = {(api, product) for api, product, _, _ in tally}
     rows = []
-    for (api, product, clause, kind), c in sorted(tally.items()):
-        outcome = "fail" if c["failed"] else "unspecified" if c["observed"] else "pass"
-        rows.append({"api": api, "product": product, "clause": clause, "kind": kind, "cases": c["cases"],
-                     "failed": c["failed"], "observed": c["observed"], "outcome": outcome})
+    for key, c in sorted(tally.items()):
+        rows.append(result_row(key, c["cases"], c["failed"], c["observed"]))
     return rows + [row for ap, row in not_applicable.items() if ap not in checked]
 
 
@@ -168,23 +169,12 @@ def _items(reports: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], lis
     return [items[k] for k in sorted(items)], errors
 
 
-def _per_kind(reports: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    out = {k: {"checks": 0, "failed": 0} for k in KINDS}
-    for report in reports:
-        for kind, entry in report["stats"].get("per_kind", {}).items():
-            total = out.setdefault(kind, {"checks": 0, "failed": 0})
-            total["checks"] += entry["checks"]
-            total["failed"] += entry["failed"]
-    return out
-
-
 def _observations(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     merged: Counter = Counter()
     for report in reports:
         for o in report["observations"]:
             merged[(o["api"], o["product"], o["clause"], o["behaviour"])] += o["cases"]
-    return [{"api": a, "product": p, "clause": c, "behaviour": b, "cases": n}
-            for (a, p, c, b), n in sorted(merged.items())]
+    return observation_rows(merged)
 
 
 def _numerics(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -193,8 +183,7 @@ def _numerics(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         for entry in report.get("numerics", []):
             merged.setdefault((entry["api"], entry["dtype"]), Counter()).update(
                 {int(b): n for b, n in entry["bins"].items()})
-    return [{"api": a, "dtype": d, "bins": {str(b): n for b, n in sorted(c.items())}}
-            for (a, d), c in sorted(merged.items())]
+    return numerics_rows(merged)
 
 
 def _dict_union(dicts: Any) -> dict[str, Any]:
@@ -212,9 +201,3 @@ def _update(out: dict[str, Any], new: dict[str, Any]) -> None:
             out[key] = copy.deepcopy(value)
         elif isinstance(out[key], dict) and isinstance(value, dict):
             _update(out[key], value)
-
-
-def _outcome(findings: list[Any], errors: list[Any], items: list[dict[str, Any]]) -> str:
-    if findings or errors:
-        return "nonconformant"
-    return "incomplete" if any(i["outcome"] == "incomplete" for i in items) else "conformant"

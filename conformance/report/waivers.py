@@ -35,7 +35,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from conformance.check.results import split_item_id
 from conformance.errors import UsageError
+from conformance.report.outcome import run_outcome
 from conformance.spec.loader import read_shipped_specs
 from conformance.spec.schema import describe, dotted, validate
 from conformance.spec.vocabulary import Vocabulary
@@ -85,8 +87,8 @@ class Waiver:
 def finding_dtypes(finding: dict[str, Any]) -> set[str]:
     """The subject of the finding's item id, and the dtype of every tensor string in details.case."""
     out: set[str] = set()
-    parts = str(finding.get("item") or "").split("/")
-    if len(parts) == 4:
+    parts = split_item_id(str(finding.get("item") or ""))
+    if parts is not None:
         out.add(parts[2])
     stack = [(finding.get("details") or {}).get("case")]
     while stack:
@@ -209,9 +211,7 @@ def apply_waivers(report: dict[str, Any], waivers: Sequence[Waiver], today: dt.d
             f["waived"] = {"reason": chosen.reason, "link": chosen.link,
                            "expires": chosen.expires.isoformat()}
     _rows(out, active)
-    unwaived = [f for f in out["findings"] if "waived" not in f]
-    failing = any(r["outcome"] == "fail" for r in out["results"])
-    out["outcome"] = "nonconformant" if unwaived or out.get("errors") or failing else "conformant"
+    out["outcome"] = run_outcome(out)
     out["waivers"] = {
         "applied": [_entry(w, counts) for w in active if counts[id(w)]],
         "expired": [_entry(w, counts) for w in waivers if w.expired(today)],

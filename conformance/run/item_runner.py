@@ -19,7 +19,7 @@ from conformance.check.judge import Judge, Verdict
 from conformance.check.results import ItemRecord
 from conformance.generate.strategies import Drawn, boundary_cases, invalid_cases, valid_cases
 from conformance.run.plan import Item
-from conformance.spec.model import SpecSet
+from conformance.spec.model import PROCESS_KINDS, SpecSet
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _count(record: ItemRecord, verdict: Verdict, cfg: RunSettings) -> None:
 
 
 def _killed(verdict: Verdict) -> bool:
-    return any(f.kind in ("crash", "timeout") for f in verdict.findings)
+    return any(f.kind in PROCESS_KINDS for f in verdict.findings)
 
 
 def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
@@ -81,7 +81,7 @@ def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
         # one counterexample per clause and kind is enough to act on; but every case that killed
         # or hung the backend is its own finding
         fresh = [f for f in verdict.findings
-                 if (f.clause, f.kind) not in seen or f.kind in ("crash", "timeout")]
+                 if (f.clause, f.kind) not in seen or f.kind in PROCESS_KINDS]
         seen.update((f.clause, f.kind) for f in fresh)
         verdict.findings = fresh
         _keep(item, drawn, verdict, specs, cfg, record, i)

@@ -10,6 +10,7 @@ import zlib
 from dataclasses import dataclass
 
 from conformance.check.judge import FAMILIES
+from conformance.check.results import item_id
 from conformance.generate.strategies import breakable
 from conformance.spec.model import SpecSet
 
@@ -25,7 +26,7 @@ class Item:
 
     @property
     def id(self) -> str:
-        return f"{self.api}/{self.product}/{self.subject}/{self.family}"
+        return item_id(self.api, self.product, self.subject, self.family)
 
     def families(self) -> tuple[str, ...]:
         return FAMILIES if self.family == "all" else (self.family,)

@@ -7,6 +7,15 @@ from typing import Any
 from conformance.spec.expressions import ExprError, Expression
 from conformance.spec.vocabulary import Vocabulary
 
+#: What a behavior clause's ``checks`` may name: the check families judged on results.
+CHECK_KINDS = ("status", "numerics", "determinism", "inputs-unchanged", "output-untouched-on-error",
+               "out-of-bounds-write")
+#: What a call can do to a process instead of returning (backends/isolated.py raises them).
+PROCESS_KINDS = ("crash", "timeout")
+#: Every kind of finding and check tally, in report order (the report and waiver schemas list them
+#: too: tests/test_schemas.py holds them to this list).
+KINDS = (*CHECK_KINDS, *PROCESS_KINDS, "unspecified")
+
 #: Clause kinds a spec must say how to break (a ``break`` entry): an expression says nothing about how
 #: to violate it. generate/breaks.py derives a violation of every other predicate kind from its data.
 EXPLICIT_BREAK = frozenset({"expr"})

@@ -1,0 +1,59 @@
+"""The rules that turn tallies into verdicts, and the tallies every report document shares.
+
+A run's report, a report rebuilt from a journal, a merge of shards and a report with waivers
+applied all decide through ``row_outcome`` and ``run_outcome``, and write their per-kind,
+observation and numerics sections through the builders here.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from conformance.spec.model import KINDS
+
+
+def row_outcome(failed: int, observed: int) -> str:
+    """A result row (api, product, clause, kind): any failure fails it; observations alone make it
+    ``unspecified``; otherwise it passed."""
+    return "fail" if failed else "unspecified" if observed else "pass"
+
+
+def run_outcome(report: dict[str, Any]) -> str:
+    """The verdict of a report document: ``nonconformant`` with an unwaived finding, an item that
+    could not run or a failing row; else ``incomplete`` when an item did not finish; else
+    ``conformant``."""
+    unwaived = [f for f in report["findings"] if "waived" not in f]
+    if unwaived or report.get("errors") or any(r["outcome"] == "fail" for r in report["results"]):
+        return "nonconformant"
+    if any(i["outcome"] == "incomplete" for i in report.get("items", [])):
+        return "incomplete"
+    return "conformant"
+
+
+def per_kind(entries: Iterable[tuple[str, int, int]]) -> dict[str, dict[str, int]]:
+    """``stats.per_kind`` from (kind, checks, failed) entries; every kind is listed."""
+    out = {k: {"checks": 0, "failed": 0} for k in KINDS}
+    for kind, checks, failed in entries:
+        entry = out.setdefault(kind, {"checks": 0, "failed": 0})
+        entry["checks"] += checks
+        entry["failed"] += failed
+    return out
+
+
+def observation_rows(merged: Counter) -> list[dict[str, Any]]:
+    """``observations`` from cases counted per (api, product, clause, behaviour)."""
+    return [{"api": a, "product": p, "clause": c, "behaviour": b, "cases": n}
+            for (a, p, c, b), n in sorted(merged.items())]
+
+
+def numerics_rows(merged: dict[tuple[str, str], Counter]) -> list[dict[str, Any]]:
+    """``numerics`` from cases counted per (api, dtype) and log2 ratio bin."""
+    return [{"api": a, "dtype": d, "bins": {str(b): n for b, n in sorted(c.items())}}
+            for (a, d), c in sorted(merged.items())]
+
+
+def result_row(key: tuple[str, str, str, str], cases: int, failed: int, observed: int) -> dict[str, Any]:
+    api, product, clause, kind = key
+    return {"api": api, "product": product, "clause": clause, "kind": kind, "cases": cases,
+            "failed": failed, "observed": observed, "outcome": row_outcome(failed, observed)}
