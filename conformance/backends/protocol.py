@@ -6,7 +6,7 @@ arrays; it returns the status (an int) or a ``CallResult`` saying which phase re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from conformance.cases.tensor import Tensor
 
@@ -18,13 +18,6 @@ PHASE_EXECUTE = 2    # aclnnXxx: computes
 class CallResult:
     status: int
     phase: int | None = None  # None: the backend does not say
-
-
-@runtime_checkable
-class Backend(Protocol):
-    name: str
-
-    def call(self, api: str, args: dict[str, Any]) -> int | CallResult: ...
 
 
 class AdapterError(Exception):

@@ -141,8 +141,16 @@ class TorchBackend:
     product: str | None = None
 
     def call(self, api: str, args: dict[str, Any]) -> CallResult:
-        if api == PAD:
-            return replication_pad3d_backward(args)
-        if api == KL:
-            return kl_div_backward(args)
-        raise ValueError(f"torch backend: unknown api {api!r} (known: {PAD}, {KL})")
+        return dispatch(self.name, api, args)
+
+
+#: The aten mapping of each api, shared by the torch and torch_npu backends.
+OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward}
+
+
+def dispatch(backend: str, api: str, args: dict[str, Any], device: str | None = None) -> CallResult:
+    """Call ``api``'s aten mapping (on ``device``, when given)."""
+    run = OPERATORS.get(api)
+    if run is None:
+        raise ValueError(f"{backend} backend: unknown api {api!r} (known: {', '.join(OPERATORS)})")
+    return run(args, device)

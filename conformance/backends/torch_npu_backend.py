@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from conformance.backends.protocol import CallResult
-from conformance.backends.torch_backend import KL, PAD, kl_div_backward, replication_pad3d_backward
+from conformance.backends.torch_backend import dispatch
 from conformance.errors import UsageError
 from conformance.spec.loader import read_shipped_specs
 from conformance.spec.vocabulary import Vocabulary
@@ -100,8 +100,4 @@ class TorchNpuBackend:
         return backend
 
     def call(self, api: str, args: dict[str, Any]) -> CallResult:
-        if api == PAD:
-            return replication_pad3d_backward(args, self.device)
-        if api == KL:
-            return kl_div_backward(args, self.device)
-        raise ValueError(f"torch_npu backend: unknown api {api!r} (known: {PAD}, {KL})")
+        return dispatch(self.name, api, args, self.device)

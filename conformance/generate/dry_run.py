@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from conformance.cases.case import Case, case_from_dict, case_to_dict
+from conformance.cases.oracle import explain
 from conformance.cases.tensor import TensorMeta
 from conformance.errors import CaseError, SpecError
 from conformance.generate.build import broken_cases, build_case, can_break
@@ -105,7 +106,7 @@ def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:
                    "items)", "params")
     first = spec.params_of("tensor")[0]
     for product in spec.products:
-        if not spec.dtypes_for(product, first):
+        if not spec.test_dtypes(product):
             raise fail(f"no dtype of {first!r} is admitted on {product}: a dtype_in clause on "
                        f"{first!r} must list some for every product", "constraints")
     _check_literal_ranges(spec, fail)
@@ -200,13 +201,12 @@ class _Cases:
 
     def __init__(self, specs: SpecSet, spec: OperatorSpec, fail: Fail) -> None:
         self.specs, self.spec, self.fail = specs, spec, fail
-        self.first = spec.params_of("tensor")[0]
         self.seen: set[str] = set()
 
     def valid(self, ch: Chooser, label: str) -> None:
         """Every product and dtype (dtype-only twins are judged once: that keeps load fast)."""
         for product in self.spec.products:
-            for dtype in self.spec.dtypes_for(product, self.first):
+            for dtype in self.spec.test_dtypes(product):
                 case = _attempt(lambda p=product, d=dtype: build_case(
                     self.spec, self.specs.vocabulary, p, d, ch), "the generate section", label,
                     self.fail, "generate")
@@ -220,7 +220,7 @@ class _Cases:
                 continue
             path = ("constraints", i, "break") if c.id in spec.program.breaks else ("constraints", i)
             for product in spec.products:
-                dtype = spec.dtypes_for(product, self.first)[0]
+                dtype = spec.test_dtypes(product)[0]
                 cases = _attempt(lambda p=product, d=dtype, cid=c.id: broken_cases(
                     spec, self.specs.vocabulary, p, d, ch, cid), f"breaking {c.id}", label,
                     self.fail, *path)
@@ -256,8 +256,6 @@ def _arg_key(dotted: str | None, path: tuple[Any, ...]) -> tuple[str, ...]:
 
 
 def _judge(specs: SpecSet, case: Case, what: str, fail: Fail) -> None:
-    # oracle imports spec_loader, which imports this module: import it when first needed
-    from conformance.cases.oracle import explain
     try:
         explain(case, specs)
     except SpecError as exc:

@@ -60,7 +60,7 @@ def valid_cases(specs: SpecSet, api: str, product: str, dtype: str) -> st.Search
 def invalid_cases(specs: SpecSet, api: str, product: str, clause: str) -> st.SearchStrategy[Drawn]:
     """Cases that break exactly ``clause`` (any admitted dtype), as the oracle sees them."""
     spec = specs.operator(api)
-    dtypes = spec.dtypes_for(product, spec.params_of("tensor")[0])
+    dtypes = spec.test_dtypes(product)
 
     @st.composite
     def draw(pick: st.DrawFn) -> Drawn:
@@ -93,7 +93,7 @@ def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:
         case = case_from_dict({"api": api, "product": product, "args": example["args"]}, specs,
                               f"{spec.file}: generate.examples[{i}]")
         out.append(Drawn(case, origin=f"example {i}: {example.get('note', '')}".strip()))
-    dtypes = spec.dtypes_for(product, spec.params_of("tensor")[0])
+    dtypes = spec.test_dtypes(product)
     for dtype in dtypes:
         for mode, flags in _MODES:
             case = build_case(spec, vocab, product, dtype, FixedChooser(mode, flags))

@@ -15,22 +15,18 @@ fetch. Everything it shows is computed here into plain dicts, so the template on
 """
 from __future__ import annotations
 
-import datetime as dt
-import json
-import math
-import re
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from conformance.check.results import RATIO_BINS, split_item_id
+from conformance.check.results import split_item_id
+from conformance.report.html_charts import numerics_charts
+from conformance.report.html_format import fmt_date, fmt_duration, fmt_number, fmt_value, slug, to_float
 from conformance.report.outcome import row_outcome
 
 TEMPLATE = "report.html.j2"
 DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
-EXACT_BIN = RATIO_BINS[0] - 1  # the bin of exact results (ratio 0)
-BINS = (EXACT_BIN, *RATIO_BINS)
 LABELS = {"pass": "pass", "fail": "fail", "unspecified": "unspecified", "not-applicable": "not applicable",
           "not-run": "not run", "not-documented": "not documented", "error": "error"}
 
@@ -61,10 +57,6 @@ def view(report: dict[str, Any]) -> dict[str, Any]:
             "observations": observations(report), "errors": list(report.get("errors") or [])}
 
 
-def slug(*parts: str) -> str:
-    return "-".join(re.sub(r"[^A-Za-z0-9_.]+", "-", p).strip("-") for p in parts)
-
-
 def _apis(report: dict[str, Any]) -> list[str]:
     seen = dict.fromkeys([*(report.get("apis") or []), *(report.get("clauses") or {})])
     seen.update(dict.fromkeys(r["api"] for r in report.get("results", [])))
@@ -87,28 +79,6 @@ def header(report: dict[str, Any], products: list[str]) -> dict[str, Any]:
             "findings": stats.get("findings", len(report.get("findings") or [])),
             "errors": len(report.get("errors") or []), "shard": report.get("shard"),
             "tool": report.get("tool") or {}}
-
-
-def fmt_date(text: str | None) -> str:
-    if not text:
-        return ""
-    try:
-        when = dt.datetime.fromisoformat(text)
-    except ValueError:
-        return text
-    if when.tzinfo is not None:
-        when = when.astimezone(dt.timezone.utc)
-        return when.strftime("%Y-%m-%d %H:%M:%S UTC")
-    return when.strftime("%Y-%m-%d %H:%M:%S")
-
-
-def fmt_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return ""
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes} min {rest} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
 # -- the compliance matrix ---------------------------------------------------------------------
@@ -253,22 +223,9 @@ def finding_view(finding: dict[str, Any]) -> dict[str, Any]:
             "numerics": numerics_view(numerics) if isinstance(numerics, dict) else None}
 
 
-def _float(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)  # "nan", "inf", "-inf"
-        except ValueError:
-            return None
-    return None
-
-
 def numerics_view(v: dict[str, Any]) -> dict[str, Any]:
     """The worst element (actual, expected, |error| against its bound) and the CANN figures."""
-    ratio, bound = _float(v.get("worst_ratio")), _float(v.get("worst_bound"))
+    ratio, bound = to_float(v.get("worst_ratio")), to_float(v.get("worst_bound"))
     error = ratio * bound if ratio is not None and bound is not None else None
     index = v.get("worst_index")
     return {"index": "[" + ", ".join(str(i) for i in index) + "]" if isinstance(index, list) else "",
@@ -281,107 +238,6 @@ def numerics_view(v: dict[str, Any]) -> dict[str, Any]:
             "max_rel_error": fmt_number(v.get("max_rel_error")), "max_ulp": fmt_number(v.get("max_ulp")),
             "mere": fmt_number(v.get("mere")), "mare": fmt_number(v.get("mare")),
             "cann_ok": v.get("cann_ok"), "has_worst": v.get("worst_bound") is not None}
-
-
-def fmt_number(value: Any, digits: int | None = 6) -> str:
-    """Numbers as the report means them: ints exact, floats to ``digits`` significant digits (None:
-    the shortest text that reads back as the same float),
-    ``[re, im]`` as a complex number, the strings ``nan``/``inf`` as they are, null as a dash."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value) if digits is None or not math.isfinite(value) else f"{value:.{digits}g}"
-    if isinstance(value, list) and len(value) == 2:
-        re_, im = (_float(x) for x in value)
-        if re_ is not None and im is not None:
-            sign = "-" if im < 0 or (im == 0 and math.copysign(1, im) < 0) else "+"
-            return f"{fmt_number(re_, digits)}{sign}{fmt_number(abs(im), digits)}j"
-    return str(value)
-
-
-def fmt_value(value: Any) -> str:
-    """An argument of a case: strings as they are, everything else as JSON (null, true, [1, 2])."""
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-# -- numerics histograms -----------------------------------------------------------------------
-CHART = {"bar": 16, "gap": 2, "sep": 10, "left": 34, "top": 14, "plot": 90, "bottom": 34}
-
-
-def _bin_label(b: int) -> str:
-    if b == EXACT_BIN:
-        return "exact (error 0)"
-    if b == RATIO_BINS[0]:
-        return f"0 < error/bound < 2^{b + 1}"
-    if b == RATIO_BINS[-1]:
-        return f"error/bound ≥ 2^{b} (or not finite)"
-    return f"2^{b} ≤ error/bound < 2^{b + 1}"
-
-
-def _tick(b: int) -> str:
-    """Axis labels: "exact", every 4th bin, and the last (open) bin."""
-    if b == EXACT_BIN:
-        return "exact"
-    if b == RATIO_BINS[-1]:
-        return f"≥{b}"
-    return str(b) if b % 4 == 0 and b > RATIO_BINS[0] else ""
-
-
-def _x(i: int) -> float:
-    """Left edge of bar ``i``; the exact bin stands apart from the log2 bins."""
-    return CHART["left"] + i * (CHART["bar"] + CHART["gap"]) + (CHART["sep"] if i else 0)
-
-
-def _geometry(counts: list[int]) -> dict[str, Any]:
-    g = CHART
-    top = max(counts) or 1
-    base = g["top"] + g["plot"]
-    bars = []
-    for i, (b, n) in enumerate(zip(BINS, counts)):
-        h = 0.0 if n == 0 else max(1.5, g["plot"] * n / top)
-        bars.append({"bin": b, "n": n, "x": _x(i), "cx": _x(i) + g["bar"] / 2, "w": g["bar"],
-                     "h": round(h, 2), "y": round(base - h, 2), "label": _bin_label(b), "tick": _tick(b),
-                     "cls": "exact" if b == EXACT_BIN else "over" if b >= 0 else "under"})
-    right = _x(len(BINS) - 1) + g["bar"]
-    return {"bars": bars, "width": right + 8, "height": base + g["bottom"], "top": top,
-            "plot_top": g["top"], "base": base, "left": g["left"], "right": right,
-            "bound_x": _x(BINS.index(0)) - g["gap"] / 2}
-
-
-def _chart(api: str, dtype: str, bins: dict[str, int]) -> dict[str, Any]:
-    counts = dict.fromkeys(BINS, 0)
-    for key, n in bins.items():
-        b = int(key)
-        b = b if b in counts else (EXACT_BIN if b < EXACT_BIN else RATIO_BINS[-1])
-        counts[b] += int(n)
-    total = sum(counts.values())
-    over = sum(n for b, n in counts.items() if b >= 0)
-    inexact = [b for b, n in counts.items() if n and b != EXACT_BIN]
-    worst = max(inexact) if inexact else None
-    within = [b for b in inexact if b < 0]
-    return {"api": api, "dtype": dtype, "id": slug("numerics", api, dtype), "total": total,
-            "exact": counts[EXACT_BIN], "over": over, "worst": worst,
-            "worst_label": _bin_label(worst) if worst is not None else "",
-            "closest_within": max(within) if within else None, **_geometry(list(counts.values()))}
-
-
-def numerics_charts(report: dict[str, Any], apis: list[str]) -> list[dict[str, Any]]:
-    """Per operator, one chart per dtype (documented order first)."""
-    order = {api: list(dict.fromkeys(d for ds in (report.get("dtypes") or {}).get(api, {}).values()
-                                     for d in ds)) for api in apis}
-    groups = []
-    for api in apis:
-        entries = [e for e in report.get("numerics") or [] if e["api"] == api]
-        known = order.get(api, [])
-        entries.sort(key=lambda e: (known.index(e["dtype"]) if e["dtype"] in known else len(known),
-                                    e["dtype"]))
-        if entries:
-            groups.append({"api": api, "charts": [_chart(api, e["dtype"], e["bins"]) for e in entries]})
-    return groups
 
 
 # -- observations ------------------------------------------------------------------------------

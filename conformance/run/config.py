@@ -75,7 +75,7 @@ def started(report_dir: str | Path, resume: bool = False) -> RunConfig:
 
 
 def _dtypes(spec: Any, product: str) -> list[str]:
-    return spec.dtypes_for(product, spec.params_of("tensor")[0]) if product in spec.products else []
+    return spec.test_dtypes(product)
 
 
 def _clause(c: Any) -> dict[str, Any]:

@@ -89,7 +89,7 @@ def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
 
 def _strategy(item: Item, specs: SpecSet):
     spec = specs.operator(item.api)
-    if item.subject in spec.dtypes_for(item.product, spec.params_of("tensor")[0]):
+    if item.subject in spec.test_dtypes(item.product):
         return valid_cases(specs, item.api, item.product, item.subject)
     return invalid_cases(specs, item.api, item.product, item.subject)
 

@@ -41,8 +41,7 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
             if product not in spec.products:
                 continue
             items.append(Item(spec.api, product, "boundary", "all"))
-            first_tensor = spec.params_of("tensor")[0]
-            for dtype in spec.dtypes_for(product, first_tensor):
+            for dtype in spec.test_dtypes(product):
                 items += [Item(spec.api, product, dtype, f) for f in FAMILIES]
             for clause in breakable(spec, "error"):
                 items += [Item(spec.api, product, clause, f) for f in INVALID_FAMILIES]

@@ -93,6 +93,12 @@ class OperatorSpec:
                 return c.id
         return f"{self.api}:{check}"
 
+    def test_dtypes(self, product: str) -> list[str]:
+        """The dtypes this operator's valid cases are drawn in on ``product`` (one test item each):
+        those its first tensor parameter admits; none where the operator is not applicable."""
+        tensors = self.params_of("tensor")
+        return self.dtypes_for(product, tensors[0]) if tensors and product in self.products else []
+
     def dtypes_for(self, product: str, param: str) -> list[str]:
         """Dtypes every dtype_in clause on ``param`` admits on ``product`` (document order)."""
         allowed: list[str] | None = None
