@@ -5,9 +5,9 @@ Run from the repository root:  PYTHONPATH=. python benchmarks/bench_suite.py [--
 (a) the suite: ``conformance.run_suite("reference", profile="quick")``, read from report["stats"]
     (cases / seconds, where seconds run from pytest_configure to sessionfinish: collection, every
     item, the journal and the reports included; interpreter start-up excluded).
-(b) the bare loop: for every item of the quick profile (conformance/items.py ``plan``), the same
+(b) the bare loop: for every item of the quick profile (conformance/run/plan.py ``plan``), the same
     strategy (``valid_cases`` or ``invalid_cases``) under the same Hypothesis settings and per-item
-    seed as conformance/item_runner.py, so it draws the same examples; each example is materialised
+    seed as conformance/run/item_runner.py, so it draws the same examples; each example is materialised
     and passed once to ``ReferenceBackend.call``: no judge (no oracle call of its own, no checks, no
     golden run, no second call), no pytest, no journal or reports. The reference backend still asks
     the oracle inside ``call``, and ``invalid_cases`` still filters with it, as in the suite. Boundary

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from aclnn_double.build import build_double, compiler, double_lib
 from helpers import KL, RP
+from requirements import missing
 
 from conformance.backends import aclnn_abi
 from conformance.backends.aclnn import AclnnBackend
@@ -133,6 +134,7 @@ def test_inference_soc_has_no_padding_operator(lib, monkeypatch):
     backend.close()
 
 
+@pytest.mark.slow
 def test_unknown_soc_needs_product_and_product_overrides_the_soc(lib, monkeypatch):
     monkeypatch.setenv("FAKE_ACLNN_SOC", "Ascend999X")
     assert AclnnBackend(lib=lib).product is None
@@ -148,7 +150,7 @@ def test_unknown_soc_needs_product_and_product_overrides_the_soc(lib, monkeypatc
 
 def test_library_missing_a_symbol(tmp_path):
     if compiler() is None:
-        pytest.skip("no C compiler (cc or gcc)")
+        missing("cc", "no C compiler (cc or gcc)")
     source = tmp_path / "partial.c"
     source.write_text("int aclInit(const char *p) { (void)p; return 0; }\n")
     partial = tmp_path / "libpartial.so"
@@ -159,9 +161,10 @@ def test_library_missing_a_symbol(tmp_path):
         AclnnBackend(lib=str(partial))
 
 
+@pytest.mark.slow
 def test_a_library_with_one_operator_is_tested_on_that_one(tmp_path, capsys):
     if compiler() is None:
-        pytest.skip("no C compiler (cc or gcc)")
+        missing("cc", "no C compiler (cc or gcc)")
     kl_only = build_double(tmp_path / "kl-only", without=("pad3d.c",))
     spec = f"aclnn:lib={kl_only}"
     with pytest.raises(UsageError, match=rf"symbol {RP}GetWorkspaceSize not found.*test the operators "

@@ -15,6 +15,8 @@ import conformance
 from conformance.backends.aclnn_abi import Abi, int64s
 from conformance.cli.main import main
 
+pytestmark = pytest.mark.slow  # end-to-end runs: deselect with -m 'not slow'
+
 
 def run_cli(spec, report_dir, *extra):
     code = main(["run", "--backend", spec, "--profile", "quick", "--report-dir", str(report_dir), "-q",

@@ -28,6 +28,7 @@ def _run(tmp_path, name, *extra):
     ("ReplacesOutput", "replaces-output", "replaced the argument 'out' with ndarray"),
     ("Raises", "raises", "raised RuntimeError: kernel not found for this dtype"),
 ])
+@pytest.mark.slow
 def test_protocol_breaks_are_crash_findings_naming_the_backend(tmp_path, name, backend, message):
     rc, report = _run(tmp_path, name, "--no-isolate")
     assert rc == 1 and report["outcome"] == "nonconformant"
@@ -36,6 +37,7 @@ def test_protocol_breaks_are_crash_findings_naming_the_backend(tmp_path, name, b
     assert all(f"backend {backend!r} {message}" in f["message"] for f in crashes), crashes[0]["message"]
 
 
+@pytest.mark.slow
 def test_protocol_breaks_are_found_in_an_isolated_worker_too(tmp_path):
     rc, report = _run(tmp_path, "RebindsOutputDtype", "--isolate")
     assert rc == 1
@@ -49,6 +51,7 @@ def test_protocol_breaks_are_found_in_an_isolated_worker_too(tmp_path):
     ("FailsToConstruct", "FailsToConstruct() failed: OSError: libvendor.so: cannot open shared object"),
     ("Missing", "has no attribute 'Missing'"),
 ])
+@pytest.mark.slow
 def test_unusable_adapters_are_usage_errors(tmp_path, capsys, name, message):
     rc, _ = _run(tmp_path, name)
     err = capsys.readouterr().err

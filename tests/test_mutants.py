@@ -14,6 +14,8 @@ from helpers import KL, RP
 
 import conformance
 
+pytestmark = pytest.mark.slow  # end-to-end runs: deselect with -m 'not slow'
+
 MUTANTS = Path(__file__).with_name("mutants.py")
 MAX_ELEMENTS = 64  # per tensor of the smallest matching counterexample, and of every shrunk one
 

@@ -5,9 +5,12 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from conformance.backends.loading import load_backend
 from conformance.cases.tensor import Tensor
+
+pytestmark = pytest.mark.slow  # end-to-end runs: deselect with -m 'not slow'
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

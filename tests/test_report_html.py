@@ -1,4 +1,4 @@
-"""The HTML report (conformance/report_html.py, conformance/cli_report.py): the cells of the compliance
+"""The HTML report (conformance/report/html.py, conformance/cli/report.py): the cells of the compliance
 matrix and the dtype tables, the failing clauses, the numerics charts, escaping, no network, and the
 page as headless Chromium sees it."""
 from __future__ import annotations

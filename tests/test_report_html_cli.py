@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 from helpers import command
+from requirements import import_or_skip, missing
 from test_report_html import A2, INF, KL, RP, Page, expected_matrix, sample_report
 
 from conformance.errors import UsageError
@@ -63,12 +64,13 @@ def test_write_html(tmp_path, report):
 # -- a real run --------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def torch_report(tmp_path_factory):
-    pytest.importorskip("torch")
+    import_or_skip("torch")
     import conformance
     return conformance.run_suite("torch", profile="quick", ops=[RP], products=[INF, A2], max_examples=2,
                                  report_dir=tmp_path_factory.mktemp("torch-run"))
 
 
+@pytest.mark.slow
 def test_a_real_torch_run(torch_report):
     """torch accepts a padding as large as the dimension and has unspecified behaviour; RP does not
     run on atlas-inference."""
@@ -87,7 +89,7 @@ def test_a_real_torch_run(torch_report):
 def test_headless_chromium_shows_the_matrix(tmp_path, html, report):
     chromium = shutil.which("chromium")
     if chromium is None:
-        pytest.skip("chromium is not installed")
+        missing("chromium", "chromium is not installed")
     page_file = tmp_path / "report.html"
     page_file.write_text(html, encoding="utf-8")
     done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",

@@ -70,6 +70,7 @@ def uninterrupted(tmp_path_factory):
     return report_dir, json.loads((report_dir / "report.json").read_text())
 
 
+@pytest.mark.slow
 def test_killed_run_rebuilds_then_resumes_to_the_uninterrupted_report(tmp_path, uninterrupted, capsys):
     whole_dir, whole = uninterrupted
     killed = tmp_path / "killed"

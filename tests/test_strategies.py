@@ -59,6 +59,7 @@ def _breaks_exactly(specs, api, product, clause):
     return check
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("outcome", ["error", "unspecified"])
 def test_invalid_cases_break_exactly_their_clause(specs, outcome):
     for api, product, clause in _items(specs, outcome):

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from requirements import import_or_skip  # noqa: E402
 
-torch = pytest.importorskip("torch")
+torch = import_or_skip("torch")
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402

@@ -10,8 +10,9 @@ import sys
 import types
 
 import pytest
+from requirements import import_or_skip  # noqa: E402
 
-torch = pytest.importorskip("torch")
+torch = import_or_skip("torch")
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
@@ -207,6 +208,7 @@ def test_broken_install_is_one_line_usage_error(monkeypatch, tmp_path):
     assert str(err.value) == "torch_npu cannot be imported: OSError: libascendcl.so: cannot open"
 
 
+@pytest.mark.slow
 def test_cli_run_exits_2_with_one_line(no_torch_npu, tmp_path, capsys):
     assert main(["run", "--backend", "torch_npu", "--report-dir", str(tmp_path), "-q"]) == 2
     captured = capsys.readouterr()

@@ -61,10 +61,14 @@ def describe_backend(backend: Any) -> dict[str, Any]:
 
 
 def backend_for(spec: str, product: str) -> Any:
-    """A fresh backend instance; one without a declared product, or one whose product is read from
-    its device (``product_from_device``), is told the product under test."""
-    backend = load_backend(spec)
-    overridden = product and getattr(backend, "product_from_device", False)  # --product wins
+    """A fresh backend instance for ``product`` (see ``told_product``)."""
+    return told_product(load_backend(spec), product)
+
+
+def told_product(backend: Any, product: str) -> Any:
+    """``backend``, told the product under test if it declares none, or if it reads its product
+    from its device (``product_from_device``: --product wins)."""
+    overridden = product and getattr(backend, "product_from_device", False)
     if hasattr(backend, "product") and (getattr(backend, "product", None) is None or overridden):
         backend.product = product
     return backend

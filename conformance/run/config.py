@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.backends.loading import backend_for, describe_backend, load_backend
+from conformance.backends.loading import backend_for, describe_backend, load_backend, told_product
 from conformance.errors import UsageError
 from conformance.report import journal
 from conformance.report.waivers import load_waivers
@@ -94,8 +94,11 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         raise UsageError(f"--profile {profile}: unknown (profiles: {', '.join(PROFILES)})")
     chosen = PROFILES[profile]
     isolate = backend not in IN_PROCESS if isolate is None else isolate
-    about = (_probe(backend, case_timeout or chosen.case_timeout) if isolate
-             else describe_backend(load_backend(backend)))
+    if isolate:
+        about = _probe(backend, case_timeout or chosen.case_timeout)
+    else:
+        _LOADED[backend] = load_backend(backend)
+        about = describe_backend(_LOADED[backend])
     declared = about["product"]
     declared_id = _product(specs, declared, "the backend's product") if declared else None
     from_device = about["product_from_device"]
@@ -149,7 +152,12 @@ def make_backend(cfg: RunConfig, product: str) -> Any:
         from conformance.backends.isolated import IsolatedBackend
 
         return IsolatedBackend(cfg.backend, product, cfg.case_timeout)
-    return backend_for(cfg.backend, product)
+    loaded = _LOADED.pop(cfg.backend, None)  # the instance resolve loaded here serves a first product
+    return told_product(loaded, product) if loaded is not None else backend_for(cfg.backend, product)
+
+
+#: Backend spec -> the instance ``resolve`` loaded in this process and no product has used yet.
+_LOADED: dict[str, Any] = {}
 
 
 def _shard(text: str | None) -> tuple[int, int] | None:  # also read back from run.json

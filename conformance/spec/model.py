@@ -1,4 +1,4 @@
-"""The in-memory spec: operators, their parameters and constraints (built by ``spec_loader``)."""
+"""The in-memory spec: operators, their parameters and constraints (built by ``loader``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,4 +1,4 @@
-"""One parametrised test: every conformance item of the run (see conformance/items.py)."""
+"""One parametrised test: every conformance item of the run (see conformance/run/plan.py)."""
 
 
 def test_item(conformance_item, conformance_session, request):

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from requirements import missing
 
 SOURCES = Path(__file__).parent
 LIBRARY = "libfake_aclnn.so"
@@ -66,7 +67,7 @@ def _key(defines: tuple[str, ...]) -> str:
 def double_lib(tmp_path_factory: pytest.TempPathFactory, *defines: str) -> Path:
     """The built variant (cached for the session, across xdist workers); skips without a compiler."""
     if compiler() is None:
-        pytest.skip("no C compiler (cc or gcc): cannot build the aclnn test double")
+        missing("cc", "no C compiler (cc or gcc): cannot build the aclnn test double")
     root = tmp_path_factory.getbasetemp()
     shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root  # xdist: one per run
     out_dir = shared / "aclnn_double" / _key(tuple(defines))
