@@ -11,7 +11,7 @@ from conformance.cases.oracle import Expectation, explain
 from conformance.errors import ConformanceError, SpecError, UsageError
 from conformance.generate.dry_run import load_operator, shipped_specs
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.model import SpecSet
+from conformance.spec.model import Param, SpecSet
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -77,6 +77,9 @@ def cmd_specs(args: argparse.Namespace) -> int:
         print(f"  {p.id:16} {'; '.join(p.doc_names)}  [SoC: {', '.join(p.soc)}]")
     for spec in ops:
         print(f"\n{spec.api}: {spec.summary}")
+        for doc, where in spec.documents.items():
+            print(f"  document {doc}: {where}")
+        print("  parameters: " + ", ".join(_param(p) for p in spec.params.values()))
         print(f"  products: {', '.join(spec.products)}"
               + (f"; not applicable on {', '.join(spec.unsupported)}" if spec.unsupported else ""))
         for c in spec.constraints:
@@ -85,6 +88,11 @@ def cmd_specs(args: argparse.Namespace) -> int:
             print(f"  {c.id:18} [{outcome}]")
             print(textwrap.indent(textwrap.fill(f"({c.source.doc}) {c.source.quote}", 96), " " * 21))
     return 0
+
+
+def _param(p: Param) -> str:
+    named = f": {', '.join(f'{k} {v}' for k, v in p.values.items())}" if p.values else ""
+    return f"{p.name} ({p.kind} {p.role}{named})"
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
