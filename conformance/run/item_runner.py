@@ -111,6 +111,7 @@ def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int) -> Call
 def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                     record: ItemRecord) -> None:
     last: list[tuple[Drawn, Verdict]] = []
+    first: set[tuple[str, str]] = set()  # the (clause, kind) of the failure first seen
     families = item.families()
 
     @item_given(item, specs, cfg.seed, cfg.max_examples)
@@ -118,7 +119,11 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
         if last and _killed(last[0][1]):
             return  # no shrinking by crashing or hanging the backend again: keep the first case
         verdict = judge.judge(drawn, families)
-        if verdict.findings:
+        failures = {(f.clause, f.kind) for f in verdict.findings}
+        if failures and (not first or failures & first):
+            first.update(failures if not first else ())
+            # shrink only toward the failure first seen; a case failing otherwise is not it
+            verdict.findings = [f for f in verdict.findings if (f.clause, f.kind) in first]
             last[:] = [(drawn, verdict)]
             raise _CaseFailed
         if not last:  # once a failure is found, the remaining calls are shrink attempts: not counted
