@@ -41,8 +41,9 @@ def save_case(report_dir: Path, name: str, drawn: Drawn, m: Materialized | None,
     doc.update(seed=drawn.seed, regime=drawn.regime)
     if m is not None:
         inputs = specs.operator(drawn.case.api).params_of("tensor", "input")
-        arrays = {n: np.ascontiguousarray(v.array) for n, v in m.case.args.items()
-                  if isinstance(v, Tensor) and n in inputs}
+        # raw bytes: numpy cannot read back dtypes it does not know (bfloat16), and the case file
+        # names each tensor's dtype anyway
+        arrays = {n: _raw(v.array) for n, v in m.case.args.items() if isinstance(v, Tensor) and n in inputs}
         np.savez(path.with_suffix(".npz"), **arrays)
         doc["data"] = path.with_suffix(".npz").name
     doc["finding"] = {"clause": finding.clause, "kind": finding.kind, "message": finding.message}
@@ -75,7 +76,22 @@ def materialize_saved(drawn: Drawn, specs: SpecSet) -> Materialized:
         with np.load(drawn.data_file) as saved:
             for name in saved.files:
                 value = m.case.args.get(name)
-                if isinstance(value, Tensor) and value.array.shape == saved[name].shape:
-                    value.array[...] = saved[name]
+                if isinstance(value, Tensor):
+                    data = _restored(saved[name], value.array)
+                    if data is not None:
+                        value.array[...] = data
         m.before.update(snapshot(m.case))
     return m
+
+
+def _raw(array: np.ndarray) -> np.ndarray:
+    """The array's bytes in C order, as uint8."""
+    return np.frombuffer(np.ascontiguousarray(array).tobytes(), np.uint8)
+
+
+def _restored(saved: np.ndarray, like: np.ndarray) -> np.ndarray | None:
+    """The values ``saved`` holds for a view like ``like``: raw bytes (or a typed array of the
+    same shape, as earlier versions saved); None when they do not fit."""
+    if saved.dtype == np.uint8 and saved.ndim == 1 and saved.size == like.size * like.itemsize:
+        return np.frombuffer(saved.tobytes(), like.dtype).reshape(like.shape)
+    return saved if saved.shape == like.shape else None
