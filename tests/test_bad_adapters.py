@@ -66,3 +66,14 @@ def test_an_adapter_file_that_does_not_import_is_a_usage_error(tmp_path, capsys)
     err = capsys.readouterr().err
     assert rc == 2 and "cannot import" in err and "No module named 'vendor_sdk_that_is_not_installed'" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("isolate", ["--no-isolate", "--isolate"])
+def test_a_raising_backend_keeps_its_traceback_in_the_finding_and_the_html(tmp_path, isolate):
+    rc, report = _run(tmp_path, "Raises", isolate, "-k", "boundary")
+    assert rc == 1
+    trace = report["findings"][0]["details"]["traceback"]
+    assert trace.startswith("Traceback") and 'raise RuntimeError("kernel not found for this dtype")' in trace
+    assert trace.rstrip().endswith("RuntimeError: kernel not found for this dtype")
+    html = (tmp_path / "report.html").read_text()
+    assert "the backend's traceback" in html and "RuntimeError: kernel not found for this dtype" in html

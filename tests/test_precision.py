@@ -46,8 +46,33 @@ def test_three_ulp_beyond_bound_fails_and_names_worst_element():
     assert v.worst_bound == pytest.approx(bound)
     assert v.worst_ratio == pytest.approx(3 * 2.0**-10 / bound)
     assert v.max_ulp == pytest.approx(3.0)
-    assert v.message.startswith("out[1, 2]=1.0029296875, but should be 1.0 (|error| 0.00292969 > bound")
-    assert "1 of 12 judged elements" in v.message
+    assert v.message.startswith("out[1, 2]=1.0029296875, but should be 1.0 (|error| 0.00293 > bound "
+                                "0.0011, 2.67x the bound); 1 of 12 judged elements out of bound;")
+    named = judge(actual, gold(value), np.float16, name="gradInput")
+    assert named.message.startswith("gradInput[1, 2]=") and "out[" not in named.message
+
+
+def test_a_failure_in_a_large_output_names_the_first_and_last_failing_elements():
+    value = np.ones((64, 128, 130))  # 1 Mi elements
+    actual = value.astype(np.float32)
+    actual[3, 5, 129] = actual[40, 0, 7] = actual[63, 127, 0] = 2.0
+    v = judge(actual, gold(value), np.float32, name="gradInput")
+    assert not v.ok and (v.failed, v.first_failed, v.last_failed) == (3, (3, 5, 129), (63, 127, 0))
+    assert ("3 of 1064960 judged elements out of bound, the first gradInput[3, 5, 129], the last "
+            "gradInput[63, 127, 0]") in v.message
+    assert len(v.message) < 400  # a description of the failing elements, not a page of numbers
+
+
+def test_cann_figures_count_a_nan_where_a_finite_value_was_expected():
+    v = judge(np.array([np.nan, 1.0], np.float32), gold([-12071987.0, 1.0]), np.float32)
+    assert not v.ok and v.mare == np.inf and v.mere == np.inf and not v.cann_ok
+    assert "a NaN or inf where a finite value is expected" in v.message
+
+
+def test_an_ieee_special_golden_is_explained_in_words():
+    v = judge(np.array([np.nan, 1.0], np.float32), gold([np.inf, 1.0]), np.float32, name="gradInput")
+    assert v.message.startswith("gradInput[0]=nan, but should be inf (+inf is the IEEE result of its "
+                                "terms: one of them is infinite)")
 
 
 def test_nan_must_meet_nan():

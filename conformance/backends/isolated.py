@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+import traceback
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,10 @@ class BackendTimedOut(Exception):
 
 class BackendRaised(Exception):
     kind = "crash"
+
+    def __init__(self, message: str, trace: str | None = None) -> None:
+        super().__init__(message)
+        self.trace = trace  # the worker's traceback of the backend's exception
 
 
 def _describe_exit(code: int | None) -> str:
@@ -101,7 +106,7 @@ def _worker(conn: Any, spec: str, product: str | None) -> None:
             conn.send(("protocol", str(exc), {}))
             continue
         except Exception as exc:  # noqa: BLE001 - the backend's exception goes back to the judge
-            conn.send(("raised", f"{type(exc).__name__}: {exc}", {}))
+            conn.send(("raised", (f"{type(exc).__name__}: {exc}", traceback.format_exc()), {}))
             continue
         back = None if payload[0] == "shared" else {n: v.storage for n, v in args.items()
                                                     if isinstance(v, Tensor)}
@@ -172,7 +177,7 @@ class IsolatedBackend:
             self._restart()
             raise BackendDied(f"crashed: its worker process {how}") from None
         if kind == "raised":
-            raise BackendRaised(f"raised {value}")
+            raise BackendRaised(f"raised {value[0]}", value[1])
         if kind == "protocol":
             raise AdapterError(value)
         if storages is None:  # shared: the backend wrote into the arena

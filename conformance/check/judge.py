@@ -6,6 +6,7 @@ another: ``status`` (code and phase, and unspecified observations), ``numerics``
 """
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +87,9 @@ class _Run:
             what = str(exc) if hasattr(exc, "kind") else f"raised {type(exc).__name__}: {exc}"
             # a case that breaks a clause failed that clause's promise of a status code
             clause = self.e.violations[0].clause if self.e.violations else self.owner("status")
-            self.record(clause, kind, False, f"backend {self.j.name!r} {what}")
+            trace = getattr(exc, "trace", None) or (None if hasattr(exc, "kind") else traceback.format_exc())
+            extra = {"traceback": trace} if trace else {}
+            self.record(clause, kind, False, f"backend {self.j.name!r} {what}", **extra)
             return None
 
     def go(self, families: tuple[str, ...]) -> None:
@@ -148,14 +151,15 @@ class _Run:
         assert isinstance(out, Tensor)
         p = self.spec.precision
         return judge_numerics(out.array, golden, out.array.dtype, c=p.get("c", 1.0),
-                              extra_terms=p.get("extra_terms", 0))
+                              extra_terms=p.get("extra_terms", 0), name=name)
 
     def numerics(self, m: Materialized, goldens: dict[str, Any]) -> None:
         for name, golden in goldens.items():
             v = self.verdict_of(m, name, golden)
             if v.judged:
                 self.verdict.ratios.append((m.metas[name].dtype, v.worst_ratio))
-            self.record(self.owner("numerics"), "numerics", v.ok, v.message, numerics=v.to_json())
+            data = f"; data: seed {self.drawn.seed}, {self.drawn.regime} values"
+            self.record(self.owner("numerics"), "numerics", v.ok, v.message + data, numerics=v.to_json())
 
     def determinism(self, first: Materialized) -> None:
         second = self.fresh()

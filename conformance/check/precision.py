@@ -31,6 +31,10 @@ class NumericsVerdict:
     mare: float
     cann_ok: bool
     message: str
+    output: str = "out"  # the output parameter's name (gradInput, out, ...)
+    failed: int = 0  # elements out of bound
+    first_failed: tuple[int, ...] | None = None  # the first and last of them, in C order
+    last_failed: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {key: _json_safe(value) for key, value in asdict(self).items()}
@@ -112,8 +116,12 @@ def _bound(golden: Golden, shape: tuple[int, ...], out: np.dtype, c: float, safe
 
 
 def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tuple[float, float, bool]:
-    finite = judged & np.isfinite(a) & np.isfinite(g)
-    rel = np.abs(a[finite] - g[finite]) / (np.abs(g[finite]) + 1e-7)
+    """CANN's MERE and MARE over the elements whose golden is finite: a NaN or inf where a finite
+    value was expected is an infinite relative error (it fails, it is not left out)."""
+    expected = judged & np.isfinite(g)
+    with np.errstate(invalid="ignore", over="ignore"):
+        rel = np.where(np.isfinite(a[expected]),
+                       np.abs(a[expected] - g[expected]) / (np.abs(g[expected]) + 1e-7), np.inf)
     if rel.size == 0:
         return 0.0, 0.0, True
     mere, mare = float(rel.mean()), float(rel.max())
@@ -126,18 +134,18 @@ def _item(x: np.ndarray, index: tuple[int, ...]) -> complex | float:
     return value if isinstance(value, complex) else float(value)
 
 
-def _failure(shape_actual: tuple[int, ...], shape_golden: tuple[int, ...]) -> NumericsVerdict:
-    message = f"out.shape={shape_actual}, but should be {shape_golden}"
+def _failure(shape_actual: tuple[int, ...], shape_golden: tuple[int, ...], name: str) -> NumericsVerdict:
+    message = f"{name}.shape={shape_actual}, but should be {shape_golden}"
     return NumericsVerdict(False, 0, math.nan, math.nan, math.nan, None, None, None, None,
-                           0.0, 0.0, 0.0, False, message)
+                           0.0, 0.0, 0.0, False, message, name)
 
 
 def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float = 1.0,
-          safety: float = 2.0, extra_terms: int = 0) -> NumericsVerdict:
+          safety: float = 2.0, extra_terms: int = 0, name: str = "out") -> NumericsVerdict:
     """Every element of ``actual`` against ``golden`` within the DESIGN bound, plus CANN MERE/MARE."""
     actual, g = np.asarray(actual), np.asarray(golden.value)
     if actual.shape != g.shape:
-        return _failure(actual.shape, g.shape)
+        return _failure(actual.shape, g.shape, name)
     if not golden.has_bounds:
         raise ValueError("judge needs a Golden computed with bounds=True")
     up = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(actual) else np.float64
@@ -157,21 +165,47 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     mere, mare, cann_ok = _cann(a, g, judged, out_dtype)
     n = int(judged.sum())
     if n == 0:
-        return NumericsVerdict(True, 0, 0.0, 0.0, 0.0, None, None, None, None, 0.0, mere, mare, cann_ok, "")
-    worst = tuple(int(i) for i in np.unravel_index(int(np.argmax(ratio)), g.shape))
-    all_ok = bool(ok.all())
+        return NumericsVerdict(True, 0, 0.0, 0.0, 0.0, None, None, None, None, 0.0, mere, mare, cann_ok, "",
+                               name)
+    worst = _index(int(np.argmax(ratio)), g.shape)
+    bad = np.flatnonzero(~ok)
     verdict = NumericsVerdict(
-        all_ok, n, float(err.max()), float(rel.max()), float(ulp.max()), worst, _item(a, worst),
-        _item(g, worst), float(bound[worst]), float(ratio.max()), mere, mare, cann_ok, "")
-    if all_ok:
+        not bad.size, n, float(err.max()), float(rel.max()), float(ulp.max()), worst, _item(a, worst),
+        _item(g, worst), float(bound[worst]), float(ratio.max()), mere, mare, cann_ok, "", name,
+        int(bad.size), _index(int(bad[0]), g.shape) if bad.size else None,
+        _index(int(bad[-1]), g.shape) if bad.size else None)
+    if verdict.ok:
         return verdict
-    return NumericsVerdict(**{**asdict(verdict), "message": _message(verdict, int((~ok).sum()))})
+    return NumericsVerdict(**{**asdict(verdict), "message": _message(verdict)})
 
 
-def _message(v: NumericsVerdict, failed: int) -> str:
-    where = "out" if not v.worst_index else "out[" + ", ".join(map(str, v.worst_index)) + "]"
-    return (f"{where}={v.worst_actual!r}, but should be {v.worst_expected!r} "
-            f"(|error| {v.worst_ratio * v.worst_bound:.6g} > bound {v.worst_bound:.6g}, "
-            f"{v.worst_ratio:.1f}x); "
-            f"{failed} of {v.judged} judged elements out of bound, max rel error "
-            f"{v.max_rel_error:.6g}, max ulp {v.max_ulp:.6g}, MERE {v.mere:.3g}, MARE {v.mare:.3g}")
+def _index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.unravel_index(flat, shape))
+
+
+def element(name: str, index: tuple[int, ...] | None) -> str:
+    """``gradInput[0, 1, 0, 0]`` (a 0-d output: its name alone)."""
+    return name if not index else f"{name}[{', '.join(map(str, index))}]"
+
+
+def _message(v: NumericsVerdict) -> str:
+    where = element(v.output, v.worst_index)
+    text = (f"{where}={v.worst_actual!r}, but should be {v.worst_expected!r} "
+            f"({_why(v)}); {v.failed} of {v.judged} judged elements out of bound")
+    if v.failed > 1 and v.first_failed is not None and v.last_failed is not None:
+        text += (f", the first {element(v.output, v.first_failed)}, the last "
+                 f"{element(v.output, v.last_failed)}")
+    return (text + f"; max rel error {v.max_rel_error:.3g}, max ulp {v.max_ulp:.3g}, "
+            f"MERE {v.mere:.3g}, MARE {v.mare:.3g}")
+
+
+def _why(v: NumericsVerdict) -> str:
+    """Why the worst element fails, in words: the bound it exceeds, or the IEEE value expected."""
+    expected = v.worst_expected
+    if isinstance(expected, float) and not math.isfinite(expected):
+        return ("NaN is the IEEE result of its terms" if math.isnan(expected) else
+                f"{'+' if expected > 0 else '-'}inf is the IEEE result of its terms: one of them is infinite")
+    if v.worst_bound is None or not math.isfinite(v.worst_ratio):
+        return "a NaN or inf where a finite value is expected"
+    return (f"|error| {v.worst_ratio * v.worst_bound:.3g} > bound {v.worst_bound:.3g}, "
+            f"{v.worst_ratio:.3g}x the bound")

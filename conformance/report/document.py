@@ -7,7 +7,7 @@ from typing import Any
 from conformance.check.results import ItemRecord, split_item_id
 from conformance.report.outcome import numerics_rows, observation_rows, per_kind, result_row, run_outcome
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 
 def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float,

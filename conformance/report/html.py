@@ -215,12 +215,13 @@ def failing_clauses(report: dict[str, Any], matrix: list[dict[str, Any]]) -> lis
 
 def finding_view(finding: dict[str, Any]) -> dict[str, Any]:
     details = finding.get("details") or {}
-    extra = {k: v for k, v in details.items() if k not in ("case", "origin", "numerics")}
+    extra = {k: v for k, v in details.items() if k not in ("case", "origin", "numerics", "traceback")}
     numerics = details.get("numerics")
     return {**finding, "case": [(k, fmt_value(v)) for k, v in (details.get("case") or {}).items()],
             "origin": details.get("origin", ""),
             "extra": [(DETAIL_NAMES.get(k, k), fmt_value(v)) for k, v in extra.items()],
-            "numerics": numerics_view(numerics) if isinstance(numerics, dict) else None}
+            "numerics": numerics_view(numerics) if isinstance(numerics, dict) else None,
+            "traceback": str(details.get("traceback") or "")}
 
 
 def numerics_view(v: dict[str, Any]) -> dict[str, Any]:
@@ -228,7 +229,9 @@ def numerics_view(v: dict[str, Any]) -> dict[str, Any]:
     ratio, bound = to_float(v.get("worst_ratio")), to_float(v.get("worst_bound"))
     error = ratio * bound if ratio is not None and bound is not None else None
     index = v.get("worst_index")
-    return {"index": "[" + ", ".join(str(i) for i in index) + "]" if isinstance(index, list) else "",
+    failed = v.get("failed") or 0
+    return {"index": _at(index), "output": v.get("output") or "",
+            "failed": failed, "first": _at(v.get("first_failed")), "last": _at(v.get("last_failed")),
             "actual": fmt_number(v.get("worst_actual"), None),
             "expected": fmt_number(v.get("worst_expected"), None),
             "error": fmt_number(error), "bound": fmt_number(v.get("worst_bound")),
@@ -238,6 +241,10 @@ def numerics_view(v: dict[str, Any]) -> dict[str, Any]:
             "max_rel_error": fmt_number(v.get("max_rel_error")), "max_ulp": fmt_number(v.get("max_ulp")),
             "mere": fmt_number(v.get("mere")), "mare": fmt_number(v.get("mare")),
             "cann_ok": v.get("cann_ok"), "has_worst": v.get("worst_bound") is not None}
+
+
+def _at(index: Any) -> str:
+    return "[" + ", ".join(str(i) for i in index) + "]" if isinstance(index, list) else ""
 
 
 # -- observations ------------------------------------------------------------------------------
