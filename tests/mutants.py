@@ -230,13 +230,26 @@ class ErrorsFromPhaseTwo(_Mutant):
 
 
 class RejectsEmpty(_Mutant):
-    """KL-EMPTY: rejects a call with an empty tensor (161002), which the documents support."""
+    """KL-EMPTY / RP-EMPTY: rejects a call with an empty tensor (161002), which the documents
+    support (for padding: a self whose only zero dims are the first)."""
 
     name = "mutant-rejects-empty"
 
     def call(self, api, args):
         empty = any(isinstance(v, Tensor) and v.array.size == 0 for v in args.values())
         if empty and self.valid(api, args):
+            return CallResult(INVALID, PHASE_WORKSPACE)
+        return super().call(api, args)
+
+
+class RejectsBf16(_Mutant):
+    """RP-DTYPE / KL-DTYPE: rejects BFLOAT16 (161002) on the products that list it."""
+
+    name = "mutant-rejects-bf16"
+
+    def call(self, api, args):
+        bf16 = any(isinstance(v, Tensor) and v.dtype_name == "BFLOAT16" for v in args.values())
+        if bf16 and self.valid(api, args):
             return CallResult(INVALID, PHASE_WORKSPACE)
         return super().call(api, args)
 

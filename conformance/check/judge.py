@@ -120,7 +120,10 @@ class _Run:
             self.verdict.observations += [(v.clause, behaviour) for v in self.e.unspecified]
             self.verdict.checks += [Check(v.clause, "unspecified", "observed") for v in self.e.unspecified]
         elif self.e.expected == "success":
-            self.record(self.owner("status"), "status", result.status == 0,
+            # a valid case rejected: the clause promising this case in particular (RP-EMPTY, a
+            # dtype clause) unless the error came from phase 2, which breaks the phase clause
+            specific = result.status == 0 or result.phase in (None, PHASE_WORKSPACE)
+            self.record(self.spec.owner("status", self.names, specific), "status", result.status == 0,
                         f"returned {got}, but should be 0 (success)", status=result.status)
         elif result.status not in self.e.status:
             want = " or ".join(describe_status(s, vocab) for s in self.e.status)
@@ -129,7 +132,7 @@ class _Run:
                         f"returned {got}, but should be {want} because {self.e.reason}",
                         status=result.status)
         elif result.phase not in (None, PHASE_WORKSPACE):
-            self.record(self.owner("status"), "status", False,
+            self.record(self.spec.owner("status", self.names, specific=False), "status", False,
                         f"returned {got}, but should be from phase {PHASE_WORKSPACE} (parameter "
                         f"checks belong to GetWorkspaceSize)", status=result.status, phase=result.phase)
         else:

@@ -51,7 +51,8 @@ class Constraint:
     exprs: tuple[Expression, ...] = ()
     checks: tuple[str, ...] = ()
     line: int | None = None
-    when: Expression | None = None  # behavior clauses: the cases they speak for (default all)
+    when: Expression | None = None  # the cases a clause speaks for (behavior: default all;
+    # a constraint: the valid cases whose success it promises in particular, see ``owner``)
 
     @property
     def outcome(self) -> str:
@@ -86,10 +87,15 @@ class OperatorSpec:
         return [p.name for p in self.params.values()
                 if (kind is None or p.kind == kind) and (role is None or p.role == role)]
 
-    def owner(self, check: str, names: dict[str, Any]) -> str:
-        """The behavior clause that speaks for ``check`` on a case (first whose ``when`` holds)."""
+    def owner(self, check: str, names: dict[str, Any], specific: bool = True) -> str:
+        """The clause that speaks for ``check`` on a case: the first, in spec order, whose ``when``
+        holds among the behavior clauses listing ``check`` and, for ``status``, the constraint
+        clauses with a ``when`` (the cases their promise of success covers: RP-EMPTY for an empty
+        self). ``specific=False`` skips every clause with a ``when`` (an error from phase 2 breaks
+        the phase clause, whatever the case)."""
         for c in self.constraints:
-            if c.kind == "behavior" and check in c.checks and (c.when is None or _holds(c.when, names)):
+            speaks = check in c.checks if c.kind == "behavior" else check == "status" and c.when is not None
+            if speaks and (c.when is None or specific and _holds(c.when, names)):
                 return c.id
         return f"{self.api}:{check}"
 
