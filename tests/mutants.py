@@ -254,6 +254,18 @@ class RejectsBf16(_Mutant):
         return super().call(api, args)
 
 
+class RejectsMixedDtypes(_Mutant):
+    """KL-DTYPE: rejects inputs of different dtypes (161002), which the documents allow."""
+
+    name = "mutant-rejects-mixed-dtypes"
+
+    def call(self, api, args):
+        names = {v.dtype_name for v in args.values() if isinstance(v, Tensor)}
+        if len(names) > 1 and self.valid(api, args):
+            return CallResult(INVALID, PHASE_WORKSPACE)
+        return super().call(api, args)
+
+
 # -- memory ------------------------------------------------------------------------------------
 class WritesOutputOnError(_Mutant):
     """RP-VALUES / KL-VALUES (output-untouched-on-error): zero-fills the outputs, then rejects."""

@@ -51,6 +51,7 @@ CASES = [
     # (an empty BFLOAT16 case is covered by both promises; the spec gives it to the EMPTY clause)
     case("RejectsBf16", RP, {("status", "RP-DTYPE")}, {("status", "RP-EMPTY")}),
     case("RejectsBf16", KL, {("status", "KL-DTYPE")}, {("status", "KL-EMPTY")}),
+    case("RejectsMixedDtypes", KL, {("status", "KL-DTYPE")}, {("status", "KL-EMPTY")}),
     case("WritesOutputOnError", RP, {("output-untouched-on-error", "RP-VALUES")}),
     case("ClobbersGradOutput", KL, {("inputs-unchanged", "KL-VALUES")}),
     case("WritesPastView", KL, {("out-of-bounds-write", "KL-VALUES")}),

@@ -125,3 +125,23 @@ def test_boundary_includes_worked_examples(specs):
     examples = [d for d in boundary_cases(specs, KL, "atlas-a3") if d.origin.startswith("example")]
     assert len(examples) == 3 and examples[0].case.args["self"].shape == (2, 2)
     assert explain(examples[0].case, specs).expected == "success"
+
+
+def test_valid_kl_cases_mix_the_dtypes_the_documents_allow(specs):
+    """KL inputs may differ in dtype (out must equal self's): valid cases draw the mix, and the
+    boundary phase has every other dtype of each untied group."""
+    drawn = []
+
+    @settings(max_examples=150, database=None, suppress_health_check=list(HealthCheck))
+    @given(valid_cases(specs, KL, "atlas-a2", "FLOAT16"))
+    def collect(d):
+        drawn.append(d)
+
+    collect()
+    combos = {tuple(d.case.args[n].dtype for n in ("gradOutput", "self", "target")) for d in drawn}
+    assert all(d.case.args["out"].dtype == d.case.args["self"].dtype for d in drawn)
+    assert all(g == "FLOAT16" for g, _, _ in combos) and len(combos) > 3, combos
+    assert all(explain(d.case, specs).expected == "success" for d in drawn)
+    mixed = {d.origin for d in boundary_cases(specs, KL, "atlas-a2") if d.origin.startswith("mixed FLOAT16")}
+    assert mixed == {"mixed FLOAT16 with self/out FLOAT", "mixed FLOAT16 with self/out BFLOAT16",
+                     "mixed FLOAT16 with target FLOAT", "mixed FLOAT16 with target BFLOAT16"}

@@ -2,6 +2,7 @@
 (through the clause's own ``break`` entry or an automatic variant from breaks.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from conformance.cases.case import Case
@@ -37,6 +38,7 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
         args[name] = value
     tensors = {k: v for k, v in args.items() if isinstance(v, TensorMeta)}
     args.update(choose_layouts(tensors, set(spec.params_of("tensor", "output")), program.views, ch))
+    args.update(_mixed_dtypes(spec, product, dtype, args, ch))
     if clause is not None and clause not in program.breaks:
         options = variants(spec.constraint(clause), args, spec, vocab, product)
         if not options:
@@ -57,3 +59,20 @@ def broken_cases(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str
         return []
     options = variants(spec.constraint(clause), base.args, spec, vocab, product)
     return [Case(spec.api, product, args) for args in options]
+
+
+def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, Any],
+                  ch: Chooser) -> dict[str, Any]:
+    """Where the documents let tensors differ in dtype: the item's dtype for the first tensor and
+    those its ``same_dtype`` clauses tie to it; for every other tied group a dtype drawn from those
+    the product lists for it (the item's first, so a case shrinks to one dtype)."""
+    out: dict[str, Any] = {}
+    for group in spec.dtype_groups()[1:]:
+        listed = [d for d in spec.dtypes_for(product, group[0])
+                  if all(d in spec.dtypes_for(product, p) for p in group)]
+        options = [dtype, *(d for d in listed if d != dtype)] if dtype in listed else listed
+        if len(options) < 2:
+            continue
+        chosen = ch.choice(options, f"dtype_{group[0]}")
+        out.update({p: replace(args[p], dtype=chosen) for p in group if isinstance(args.get(p), TensorMeta)})
+    return out

@@ -32,15 +32,18 @@ class HypothesisChooser:
 
 class FixedChooser:
     """``mode`` "min" takes low ends and first options, "max" high ends and last options; a boolean
-    is True only when its label is in ``flags``."""
+    is True only when its label is in ``flags``; ``picks`` names the option of single labels."""
 
-    def __init__(self, mode: str = "min", flags: frozenset[str] = frozenset()) -> None:
-        self.mode, self.flags = mode, flags
+    def __init__(self, mode: str = "min", flags: frozenset[str] = frozenset(),
+                 picks: dict[str, Any] | None = None) -> None:
+        self.mode, self.flags, self.picks = mode, flags, dict(picks or {})
 
     def integer(self, lo: int, hi: int, label: str) -> int:
         return max(lo, hi) if self.mode == "max" and label not in _ALWAYS_LOW else lo
 
     def choice(self, options: Sequence[T], label: str) -> T:
+        if label in self.picks and self.picks[label] in options:
+            return self.picks[label]
         return options[-1] if self.mode == "max" and label not in _ALWAYS_LOW else options[0]
 
     def boolean(self, label: str) -> bool:

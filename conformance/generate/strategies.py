@@ -99,11 +99,25 @@ def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:
             case = build_case(spec, vocab, product, dtype, FixedChooser(mode, flags))
             if case is not None:
                 out.append(Drawn(case, origin=f"{mode} {dtype} {' '.join(sorted(flags))}".strip()))
+        out += _mixed(specs, spec, product, dtype)
     for outcome in ("error", "unspecified"):
         for clause in breakable(spec, outcome):
             for mode in ("min", "max"):
                 out += _broken_at_limit(specs, spec, product, dtypes[0], clause, mode)
     return _unique(out)
+
+
+def _mixed(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str) -> list[Drawn]:
+    """A valid case for each other dtype each untied tensor group may have beside ``dtype``."""
+    out = []
+    for group in spec.dtype_groups()[1:]:
+        for other in spec.dtypes_for(product, group[0]):
+            if other != dtype:
+                ch = FixedChooser("min", picks={f"dtype_{group[0]}": other})
+                case = build_case(spec, specs.vocabulary, product, dtype, ch)
+                if case is not None and case.args[group[0]].dtype == other:
+                    out.append(Drawn(case, origin=f"mixed {dtype} with {'/'.join(group)} {other}"))
+    return out
 
 
 def _broken_at_limit(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str, clause: str,

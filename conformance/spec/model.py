@@ -105,6 +105,17 @@ class OperatorSpec:
         tensors = self.params_of("tensor")
         return self.dtypes_for(product, tensors[0]) if tensors and product in self.products else []
 
+    def dtype_groups(self) -> list[list[str]]:
+        """The tensor parameters in groups of one dtype (tied by ``same_dtype`` clauses), the
+        group of the first tensor first; tensors in different groups may differ in dtype."""
+        groups = [[p] for p in self.params_of("tensor")]
+        for c in self.constraints:
+            if c.kind == "same_dtype":
+                tied = [g for g in groups if set(g) & set(c.params)]
+                groups = [g for g in groups if g not in tied] + [sum(tied, [])]
+        order = self.params_of("tensor")
+        return sorted((sorted(g, key=order.index) for g in groups), key=lambda g: order.index(g[0]))
+
     def dtypes_for(self, product: str, param: str) -> list[str]:
         """Dtypes every dtype_in clause on ``param`` admits on ``product`` (document order)."""
         allowed: list[str] | None = None
