@@ -266,6 +266,24 @@ class RejectsMixedDtypes(_Mutant):
         return super().call(api, args)
 
 
+class RejectsBroadcastGradSkipsMean(_Mutant):
+    """KL-PHASE and KL-VALUES: rejects every valid gradOutput smaller than B (161002), and with
+    reduction 1 (mean) forgets the 1/numel(B) scaling: most valid cases are rejected, so few are
+    left to judge the values on."""
+
+    name = "mutant-rejects-broadcast-grad"
+
+    def call(self, api, args):
+        if api != KL or not self.valid(api, args):
+            return super().call(api, args)
+        b = np.broadcast_shapes(args["self"].array.shape, args["target"].array.shape)
+        if args["gradOutput"].array.shape != b:
+            return CallResult(INVALID, PHASE_WORKSPACE)
+        if args["reduction"] == 1:
+            return super().call(api, {**args, "reduction": 2})  # sum: no 1/numel(B)
+        return super().call(api, args)
+
+
 # -- memory ------------------------------------------------------------------------------------
 class WritesOutputOnError(_Mutant):
     """RP-VALUES / KL-VALUES (output-untouched-on-error): zero-fills the outputs, then rejects."""

@@ -52,6 +52,10 @@ CASES = [
     case("RejectsBf16", RP, {("status", "RP-DTYPE")}, {("status", "RP-EMPTY")}),
     case("RejectsBf16", KL, {("status", "KL-DTYPE")}, {("status", "KL-EMPTY")}),
     case("RejectsMixedDtypes", KL, {("status", "KL-DTYPE")}, {("status", "KL-EMPTY")}),
+    # most valid cases rejected: items keep drawing until they have judged enough to find the
+    # missing mean scaling (at ci seed 0 it once slipped through on 45 judged cases)
+    case("RejectsBroadcastGradSkipsMean", KL, {("numerics", "KL-VALUES")},
+         {("status", "KL-PHASE"), ("status", "KL-EMPTY"), ("status", "KL-DTYPE")} | VALUES_VIEWS),
     case("WritesOutputOnError", RP, {("output-untouched-on-error", "RP-VALUES")}),
     case("ClobbersGradOutput", KL, {("inputs-unchanged", "KL-VALUES")}),
     case("WritesPastView", KL, {("out-of-bounds-write", "KL-VALUES")}),

@@ -138,7 +138,7 @@ def test_stats(report):
     stats = report["stats"]
     assert {k: v for k, v in stats.items() if k != "per_kind"} == {
         "cases": 67, "seconds": 2.5, "cases_per_second": 26.8, "items": 6, "items_failed": 3,
-        "items_incomplete": 0,
+        "items_incomplete": 0, "items_insufficient": 0,
         "findings": 2}
     assert list(stats["per_kind"]) == list(KINDS)
     assert stats["per_kind"]["numerics"] == {"checks": 27, "failed": 3}
@@ -244,8 +244,10 @@ def test_summary(report):
     assert ("Backend `mine` · profile `quick` · seed `7` · 67 cases in 2.5 s (26.8 cases/s) · "
             "spec 1.0.0 (d6ffad9ef93c0653)") in text
     # result rows per outcome; the errored RP item on atlas-a2 has no row, so no line here
-    assert _table(text, "| operator | product | pass | fail | waived | unspecified | not applicable |") == [
-        [KL, A2, "1", "2", "0", "1", ""], [RP, "atlas-inference", "0", "0", "0", "0", "yes"]]
+    header = ("| operator | product | pass | fail | waived | insufficient evidence | unspecified | "
+              "not applicable |")
+    assert _table(text, header) == [
+        [KL, A2, "1", "2", "0", "0", "1", ""], [RP, "atlas-inference", "0", "0", "0", "0", "0", "yes"]]
     findings = _table(text, "| operator | product | clause | kind | message |")
     assert [row[:4] for row in findings] == [[KL, A2, "KL-VALUES", "numerics"],
                                              [KL, A2, "KL-VALUES", "inputs-unchanged"]]

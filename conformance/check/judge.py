@@ -26,6 +26,10 @@ from conformance.spec.model import OperatorSpec, SpecSet
 from conformance.spec.reference_loader import reference_function
 
 FAMILIES = ("status", "numerics", "determinism", "memory")
+#: The check kinds whose judgement counts as evidence for an item of each family (memory: the
+#: output-side checks, which need the call to have succeeded or failed as documented).
+EVIDENCE = {"status": ("status", "unspecified"), "numerics": ("numerics",), "determinism": ("determinism",),
+            "memory": ("output-untouched-on-error", "out-of-bounds-write")}
 
 
 @dataclass

@@ -80,12 +80,19 @@ class ItemRecord:
     observations: Counter = field(default_factory=Counter)  # (clause, behaviour) -> cases
     numerics: Counter = field(default_factory=Counter)  # (dtype, ratio bin) -> cases, see ratio_bin
     findings: list[Finding] = field(default_factory=list)
+    judged: int = 0  # cases whose checks of the item's own family were judged (its evidence)
+    quota: int = 0  # how many it needed (0: no quota, as for the boundary phase)
+    evidence_rows: list[tuple[str, str]] = field(default_factory=list)  # (clause, kind) it vouches for
 
     @property
     def outcome(self) -> str:
         if self.error:
             return "error"
-        return "fail" if self.findings else "pass" if self.complete else "incomplete"
+        if self.findings:
+            return "fail"
+        if not self.complete:
+            return "incomplete"
+        return "insufficient" if self.judged < self.quota else "pass"
 
     def add(self, checks: list[Check], observations: list[tuple[str, str]],
             ratios: list[tuple[str, float]] = ()) -> None:
@@ -101,7 +108,8 @@ class ItemRecord:
                 "checks": [[c, k, o, n] for (c, k, o), n in sorted(self.checks.items())],
                 "observations": [[c, b, n] for (c, b), n in sorted(self.observations.items())],
                 "numerics": [[d, b, n] for (d, b), n in sorted(self.numerics.items())],
-                "findings": [f.to_json() for f in self.findings]}
+                "findings": [f.to_json() for f in self.findings], "judged": self.judged,
+                "quota": self.quota, "evidence_rows": [list(r) for r in self.evidence_rows]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ItemRecord:
@@ -111,4 +119,6 @@ class ItemRecord:
         record.observations = Counter({(c, b): n for c, b, n in data["observations"]})
         record.numerics = Counter({(d, b): n for d, b, n in data.get("numerics", [])})
         record.findings = [Finding(**f) for f in data["findings"]]
+        record.judged, record.quota = data.get("judged", 0), data.get("quota", 0)
+        record.evidence_rows = [tuple(r) for r in data.get("evidence_rows", [])]
         return record

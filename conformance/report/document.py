@@ -40,6 +40,7 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
                   "items": len(records), "items_failed": sum(r.outcome in ("fail", "error") for r in records),
                   "items_incomplete": incomplete,
+                  "items_insufficient": sum(r.outcome == "insufficient" for r in records),
                   "findings": len(findings), "per_kind": _per_kind(records)},
         "results": results,
         "findings": findings,
@@ -48,11 +49,18 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "clauses": meta.get("clauses", {}),
         "dtypes": meta.get("dtypes", {}),
         "errors": errors,
-        "items": [{"item": r.item, "outcome": r.outcome, "cases": r.cases,
-                   "seconds": round(r.seconds, 3), "error": r.error} for r in records],
+        "items": [_item(r) for r in records],
     }
     report["outcome"] = run_outcome(report)
     return report
+
+
+def _item(r: ItemRecord) -> dict[str, Any]:
+    item = {"item": r.item, "outcome": r.outcome, "cases": r.cases, "seconds": round(r.seconds, 3),
+            "error": r.error}
+    if r.quota:
+        item.update(judged=r.judged, quota=r.quota)
+    return item
 
 
 def _with_unrun(records: list[ItemRecord], planned: set[str]) -> list[ItemRecord]:
@@ -69,10 +77,14 @@ def _results(records: list[ItemRecord]) -> list[dict[str, Any]]:
             tally.setdefault((r.api, r.product, clause, kind), Counter())[outcome] += n
         for f in r.findings:  # a finding always fails its row, even if shrinking saw no fail tally
             tally.setdefault((r.api, r.product, f.clause, f.kind), Counter())["finding"] += 1
+        if r.outcome == "insufficient":
+            for clause, kind in r.evidence_rows:
+                tally.setdefault((r.api, r.product, clause, kind), Counter())["insufficient"] += 1
     rows = []
     for key, c in sorted(tally.items()):
         failed = c["fail"] + (c["finding"] if not c["fail"] else 0)
-        rows.append(result_row(key, c["pass"] + c["fail"] + c["observed"], failed, c["observed"]))
+        rows.append(result_row(key, c["pass"] + c["fail"] + c["observed"], failed, c["observed"],
+                               c["insufficient"]))
     return rows
 
 

@@ -62,7 +62,7 @@ def junit_xml(report: dict[str, Any]) -> bytes:
     rows = report["results"]
     suite = ET.Element("testsuite", name=f"conformance[{report['backend'].get('name', '')}]",
                        tests=str(len(rows) + len(report["errors"])),
-                       failures=str(sum(r["outcome"] == "fail" for r in rows)),
+                       failures=str(sum(r["outcome"] in ("fail", "insufficient") for r in rows)),
                        errors=str(len(report["errors"])),
                        skipped=str(sum(r["outcome"] == "not-applicable" for r in rows)),
                        time=str(report["stats"]["seconds"]))
@@ -74,6 +74,8 @@ def junit_xml(report: dict[str, Any]) -> bytes:
             text = "\n".join(f"{f['message']}\n  replay: {f['replay'] or '(none)'}" for f in found)
             first = found[0]["message"] if found else f"{row['failed']} failing case(s)"
             ET.SubElement(case, "failure", message=first[:500]).text = text
+        elif row["outcome"] == "insufficient":  # never a pass: too few cases were judged
+            ET.SubElement(case, "failure", message=f"insufficient evidence: {_evidence(report, row)}")
         elif row["outcome"] == "waived":
             found = [f for f in _findings_of(report, row) if "waived" in f]
             why = "; ".join(f"waived: {f['waived']['reason']} (until {f['waived']['expires']})"
@@ -92,6 +94,15 @@ def junit_xml(report: dict[str, Any]) -> bytes:
     return _document(suite)
 
 
+def _evidence(report: dict[str, Any], row: dict[str, Any]) -> str:
+    """What the items behind an insufficient row judged, against their quotas."""
+    prefix = f"{row['api']}/{row['product']}/"
+    short = [i for i in report.get("items", [])
+             if i["outcome"] == "insufficient" and i["item"].startswith(prefix)]
+    said = "; ".join(f"{i['item']} judged {i.get('judged', 0)} of {i.get('quota', 0)} cases" for i in short)
+    return said or f"{row.get('insufficient', 0)} item(s) judged too few cases"
+
+
 def _document(suite: ET.Element) -> bytes:
     root = ET.Element("testsuites")
     root.append(suite)
@@ -107,22 +118,27 @@ def summary_markdown(report: dict[str, Any]) -> str:
     stats = report["stats"]
     verdict = VERDICTS.get(report["outcome"], report["outcome"])
     if report["outcome"] == "incomplete":
-        verdict += f" ({stats.get('items_incomplete', 0)} items did not finish: `conformance run --resume`)"
+        why = []
+        if stats.get("items_incomplete"):
+            why.append(f"{stats['items_incomplete']} items did not finish: `conformance run --resume`")
+        if stats.get("items_insufficient"):
+            why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
+        verdict += f" ({'; '.join(why)})" if why else ""
     lines = [f"## aclnn conformance: {verdict}", "",
              f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · seed "
              f"`{report['seed']}` · {stats['cases']} cases in {stats['seconds']:.1f} s "
              f"({stats['cases_per_second']} cases/s) · spec {report['spec'].get('version')} "
              f"({report['spec'].get('digest')})" + (f" · shard {report['shard']}" if report.get("shard")
                                                      else ""), "",
-             "| operator | product | pass | fail | waived | unspecified | not applicable |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+             "| operator | product | pass | fail | waived | insufficient evidence | unspecified | "
+             "not applicable |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     groups: dict[tuple[str, str], dict[str, int]] = {}
     for row in report["results"]:
         g = groups.setdefault((row["api"], row["product"]), {})
         g[row["outcome"]] = g.get(row["outcome"], 0) + 1
     for (api, product), g in sorted(groups.items()):
         lines.append(f"| {api} | {product} | {g.get('pass', 0)} | {g.get('fail', 0)} | "
-                     f"{g.get('waived', 0)} | {g.get('unspecified', 0)} | "
+                     f"{g.get('waived', 0)} | {g.get('insufficient', 0)} | {g.get('unspecified', 0)} | "
                      f"{'yes' if g.get('not-applicable') else ''} |")
     if report["findings"]:
         lines += ["", "### Findings", "", "| operator | product | clause | kind | message |",

@@ -27,7 +27,8 @@ from conformance.report.outcome import row_outcome
 
 TEMPLATE = "report.html.j2"
 DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
-LABELS = {"pass": "pass", "fail": "fail", "unspecified": "unspecified", "not-applicable": "not applicable",
+LABELS = {"pass": "pass", "fail": "fail", "insufficient": "insufficient evidence",
+          "unspecified": "unspecified", "not-applicable": "not applicable",
           "not-run": "not run", "not-documented": "not documented", "error": "error"}
 
 
@@ -92,9 +93,9 @@ def _aggregate(report: dict[str, Any]) -> tuple[dict[tuple[str, str, str], dict[
             not_applicable[(row["api"], row["product"])] = row.get("reason", "")
             continue
         cell = cells.setdefault((row["api"], row["product"], row["clause"]),
-                                {"cases": 0, "failed": 0, "observed": 0, "kinds": []})
-        for key in ("cases", "failed", "observed"):
-            cell[key] += row[key]
+                                {"cases": 0, "failed": 0, "observed": 0, "insufficient": 0, "kinds": []})
+        for key in ("cases", "failed", "observed", "insufficient"):
+            cell[key] += row.get(key, 0)
         cell["kinds"].append(row)
     return cells, not_applicable
 
@@ -106,7 +107,7 @@ def _cell(api: str, product: str, clause: str, agg: dict[str, Any] | None, na: s
         return {**base, "state": "not-applicable", "title": na or "not applicable"}
     if agg is None:
         return {**base, "state": "not-run", "title": "no case of this run checked this clause"}
-    state = row_outcome(agg["failed"], agg["observed"])
+    state = row_outcome(agg["failed"], agg["observed"], agg["insufficient"])
     title = "; ".join(f"{k['kind']}: {k['cases']} checks, {k['failed']} failed"
                       + (f", {k['observed']} observed" if k["observed"] else "") for k in agg["kinds"])
     return {**base, "state": state, "cases": agg["cases"], "failed": agg["failed"],

@@ -69,6 +69,7 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
                   "items": len(items), "items_failed": sum(i["outcome"] in ("fail", "error") for i in items),
                   "items_incomplete": sum(i["outcome"] == "incomplete" for i in items),
+                  "items_insufficient": sum(i["outcome"] == "insufficient" for i in items),
                   "findings": len(findings),
                   "per_kind": per_kind((k, e["checks"], e["failed"]) for r in reports
                                        for k, e in r["stats"].get("per_kind", {}).items())},
@@ -148,11 +149,12 @@ def _results(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 not_applicable.setdefault((row["api"], row["product"]), dict(row))
                 continue
             c = tally.setdefault(_key(row), Counter())
-            c.update({"cases": row["cases"], "failed": row["failed"], "observed": row["observed"]})
+            c.update({"cases": row["cases"], "failed": row["failed"], "observed": row["observed"],
+                      "insufficient": row.get("insufficient", 0)})
     checked = {(api, product) for api, product, _, _ in tally}
     rows = []
     for key, c in sorted(tally.items()):
-        rows.append(result_row(key, c["cases"], c["failed"], c["observed"]))
+        rows.append(result_row(key, c["cases"], c["failed"], c["observed"], c["insufficient"]))
     return rows + [row for ap, row in not_applicable.items() if ap not in checked]
 
 

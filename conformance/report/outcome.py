@@ -13,21 +13,24 @@ from typing import Any
 from conformance.spec.model import KINDS
 
 
-def row_outcome(failed: int, observed: int) -> str:
-    """A result row (api, product, clause, kind): any failure fails it; observations alone make it
+def row_outcome(failed: int, observed: int, insufficient: int = 0) -> str:
+    """A result row (api, product, clause, kind): any failure fails it; an item that judged too
+    few cases for it makes it ``insufficient`` (never a pass); observations alone make it
     ``unspecified``; otherwise it passed."""
-    return "fail" if failed else "unspecified" if observed else "pass"
+    if failed:
+        return "fail"
+    return "insufficient" if insufficient else "unspecified" if observed else "pass"
 
 
 def run_outcome(report: dict[str, Any]) -> str:
     """The verdict of a report document: ``nonconformant`` with an unwaived finding, an item that
-    could not run or a failing row; else ``incomplete`` when an item did not finish; else
-    ``conformant``."""
+    could not run or a failing row; else ``incomplete`` when an item did not finish or judged too
+    few cases (``insufficient``); else ``conformant``."""
     unwaived = [f for f in report["findings"] if "waived" not in f]
     if unwaived or report.get("errors") or any(r["outcome"] == "fail" for r in report["results"]):
         return "nonconformant"
-    if any(i["outcome"] == "incomplete" for i in report.get("items", [])):
-        return "incomplete"
+    if any(i["outcome"] in ("incomplete", "insufficient") for i in report.get("items", [])):
+        return "incomplete"  # not everything was judged: items cut off, or with too little evidence
     return "conformant"
 
 
@@ -53,7 +56,13 @@ def numerics_rows(merged: dict[tuple[str, str], Counter]) -> list[dict[str, Any]
             for (a, d), c in sorted(merged.items())]
 
 
-def result_row(key: tuple[str, str, str, str], cases: int, failed: int, observed: int) -> dict[str, Any]:
+def result_row(key: tuple[str, str, str, str], cases: int, failed: int, observed: int,
+               insufficient: int = 0) -> dict[str, Any]:
+    """A result row; ``insufficient``: how many items judged too few cases for it (a key of its
+    own only when some did)."""
     api, product, clause, kind = key
-    return {"api": api, "product": product, "clause": clause, "kind": kind, "cases": cases,
-            "failed": failed, "observed": observed, "outcome": row_outcome(failed, observed)}
+    row = {"api": api, "product": product, "clause": clause, "kind": kind, "cases": cases,
+           "failed": failed, "observed": observed, "outcome": row_outcome(failed, observed, insufficient)}
+    if insufficient:
+        row["insufficient"] = insufficient
+    return row

@@ -15,7 +15,7 @@ from hypothesis.errors import Flaky
 
 from conformance.check.case_store import case_path, save_case
 from conformance.check.describe import shapes_of
-from conformance.check.judge import Judge, Verdict
+from conformance.check.judge import EVIDENCE, Judge, Verdict
 from conformance.check.results import ItemRecord
 from conformance.generate.strategies import Drawn, boundary_cases, invalid_cases, valid_cases
 from conformance.run.plan import Item
@@ -64,6 +64,8 @@ def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSe
 
 def _count(record: ItemRecord, verdict: Verdict, cfg: RunSettings) -> None:
     record.add(verdict.checks, verdict.observations, verdict.ratios)
+    if any(c.kind in EVIDENCE.get(record.family, ()) for c in verdict.checks):
+        record.judged += 1
     if cfg.journal is not None:
         cfg.journal.case(record.item, verdict.checks, verdict.observations, verdict.ratios)
 
@@ -94,12 +96,16 @@ def _strategy(item: Item, specs: SpecSet):
     return invalid_cases(specs, item.api, item.product, item.subject)
 
 
-def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int) -> Callable[[Any], Any]:
-    """Hypothesis for one item: its strategy, its seed (from the run seed and the item id, so the
-    same item draws the same cases in any run, shard or worker) and quiet, database-free settings."""
+def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int,
+               attempt: int = 0) -> Callable[[Any], Any]:
+    """Hypothesis for one item: its strategy, its seed (from the run seed, the item id and the
+    attempt, so the same item draws the same cases in any run, shard or worker) and quiet,
+    database-free settings."""
+    key = f"{seed}:{item.id}" + (f":{attempt}" if attempt else "")
+
     def wrap(body: Any) -> Any:
         decorated = given(_strategy(item, specs))(body)
-        decorated = hypothesis.seed(zlib.crc32(f"{seed}:{item.id}".encode()))(decorated)
+        decorated = hypothesis.seed(zlib.crc32(key.encode()))(decorated)
         return settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
                         report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
                         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -108,13 +114,39 @@ def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int) -> Call
     return wrap
 
 
+#: Further passes of max_examples cases each, while an item has judged too few cases of its own
+#: family (a backend rejecting valid cases leaves few to judge: A pass must mean judged).
+EXTRA_PASSES = 2
+
+
 def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                     record: ItemRecord) -> None:
+    for attempt in range(1 + EXTRA_PASSES):
+        _run_pass(item, judge, specs, cfg, record, attempt)
+        # the quota: half the examples asked for, or half of what the generator could draw
+        record.quota = min(cfg.max_examples // 2, record.cases // 2)
+        if record.findings or record.judged >= record.quota:
+            return
+    family_kinds = EVIDENCE[record.family]
+    rows = sorted({(c, k) for c, k, _ in record.checks if k in family_kinds})
+    record.evidence_rows = rows or [(_default_clause(item, specs), family_kinds[0])]
+
+
+def _default_clause(item: Item, specs: SpecSet) -> str:
+    """The clause an item's evidence would have spoken for had it judged any case."""
+    spec = specs.operator(item.api)
+    if item.subject not in spec.test_dtypes(item.product):
+        return item.subject  # an invalid-case item: the clause it breaks
+    return spec.owner(EVIDENCE[item.family][0], {})
+
+
+def _run_pass(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
+              attempt: int) -> None:
     last: list[tuple[Drawn, Verdict]] = []
     first: set[tuple[str, str]] = set()  # the (clause, kind) of the failure first seen
     families = item.families()
 
-    @item_given(item, specs, cfg.seed, cfg.max_examples)
+    @item_given(item, specs, cfg.seed, cfg.max_examples, attempt)
     def body(drawn: Drawn) -> None:
         if last and _killed(last[0][1]):
             return  # no shrinking by crashing or hanging the backend again: keep the first case
