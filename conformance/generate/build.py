@@ -19,13 +19,14 @@ def can_break(spec: OperatorSpec, clause: str) -> bool:
 
 
 def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, ch: Chooser,
-               clause: str | None = None) -> Case | None:
+               clause: str | None = None, size_max: int = 0) -> Case | None:
     """One case (tensor args as TensorMeta). With ``clause``, the case is built to break it;
-    None when that is impossible from what was drawn."""
+    None when that is impossible from what was drawn. With ``size_max``, a case of the size axis
+    (the spec's ``large`` draws; its largest tensor at most ``size_max`` elements)."""
     program = spec.program
     steps = {s.name: s for s in program.breaks.get(clause or "", ())}
-    env: dict[str, Any] = {}
-    for draw in program.draws:
+    env: dict[str, Any] = {"size_max": size_max} if size_max else {}
+    for draw in program.large if size_max else program.draws:
         step = steps.get(draw.name)
         env[draw.name] = step.apply(draw, env, ch) if step else draw.value(env, ch)
     args: dict[str, Any] = {}
@@ -37,7 +38,8 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
             value = tuple(value)
         args[name] = value
     tensors = {k: v for k, v in args.items() if isinstance(v, TensorMeta)}
-    args.update(choose_layouts(tensors, set(spec.params_of("tensor", "output")), program.views, ch))
+    views = () if size_max else program.views  # size-axis cases are dense: their size is the point
+    args.update(choose_layouts(tensors, set(spec.params_of("tensor", "output")), views, ch))
     args.update(_mixed_dtypes(spec, product, dtype, args, ch))
     if clause is not None and clause not in program.breaks:
         options = variants(spec.constraint(clause), args, spec, vocab, product)

@@ -35,6 +35,8 @@ T = TypeVar("T")
 # What a draw or expression raises on a value of the wrong type or size (ExprError wraps most).
 _RUN_ERRORS = (ExprError, CaseError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
                AttributeError, OverflowError)
+# The size axis is dry-run at the ci profile's size (shapes only, so it costs nothing more).
+DRY_RUN_SIZE = 1 << 20
 # A shape draw builds a list of ``rank`` dims: far above any aclnn rank, and far below a hang.
 MAX_RANK = 64
 
@@ -118,6 +120,9 @@ def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:
         check.valid(ch, label)
     for label, ch in _BREAK_CHOOSERS:
         check.breaks(ch, label)
+    if spec.program.large:
+        for label, ch in _CHOOSERS:
+            check.large(ch, label)
 
 
 def _check_literal_ranges(spec: OperatorSpec, fail: Fail) -> None:
@@ -211,6 +216,19 @@ class _Cases:
                     self.spec, self.specs.vocabulary, p, d, ch), "the generate section", label,
                     self.fail, "generate")
                 self.check(case, f"the {label} case for {product} {dtype}", "generate")
+
+    def large(self, ch: Chooser, label: str) -> None:
+        """The size axis must draw valid cases too (shapes only: no data is made here)."""
+        for product in self.spec.products:
+            dtype = self.spec.test_dtypes(product)[0]
+            case = _attempt(lambda p=product, d=dtype: build_case(
+                self.spec, self.specs.vocabulary, p, d, ch, size_max=DRY_RUN_SIZE),
+                "the large draws", label, self.fail, "generate", "large")
+            e = explain(case, self.specs) if case is not None else None
+            if e is None or e.expected == "error":  # (unspecified ones are probes, as elsewhere)
+                why = e.reason if e is not None else "no case"
+                raise self.fail(f"the large draws make an invalid case at the {label} on {product}: "
+                                f"{why}", "generate", "large")
 
     def breaks(self, ch: Chooser, label: str) -> None:
         """Every breakable clause broken as strategies._broken_at_limit does, on every product."""

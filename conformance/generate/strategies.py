@@ -42,17 +42,20 @@ def breaks_only(expectation: Expectation, clause: str) -> bool:
     return broken == {clause}
 
 
-def valid_cases(specs: SpecSet, api: str, product: str, dtype: str) -> st.SearchStrategy[Drawn]:
-    """Cases the spec's ``generate`` section draws for one product and dtype."""
+def valid_cases(specs: SpecSet, api: str, product: str, dtype: str, size_max: int = 0,
+                regime: str | None = None) -> st.SearchStrategy[Drawn]:
+    """Cases the spec's ``generate`` section draws for one product and dtype; with ``size_max``,
+    cases of the size axis (the ``large`` draws), in value ``regime``."""
     spec = specs.operator(api)
 
     @st.composite
     def draw(pick: st.DrawFn) -> Drawn:
         ch = HypothesisChooser(pick)
-        case = build_case(spec, specs.vocabulary, product, dtype, ch)
+        case = build_case(spec, specs.vocabulary, product, dtype, ch, size_max=size_max)
         assert case is not None
-        seed, regime = _data(ch)
-        return Drawn(case, seed, regime, f"valid {dtype}")
+        seed, drawn_regime = _data(ch)
+        origin = f"large {dtype}" if size_max else f"valid {dtype}"
+        return Drawn(case, seed, regime or drawn_regime, origin)
 
     return draw()
 
@@ -72,6 +75,15 @@ def invalid_cases(specs: SpecSet, api: str, product: str, clause: str) -> st.Sea
         return Drawn(case, seed, regime, f"breaks {clause}", clause)
 
     return draw()
+
+
+def large_corners(specs: SpecSet, api: str, product: str, dtype: str, size_max: int,
+                  regimes: tuple[str, ...]) -> list[Drawn]:
+    """The size axis's deterministic cases: the high end of every large draw (the largest tensor
+    near ``size_max``), in each value regime (Hypothesis starts from the low end, 64 Ki)."""
+    spec = specs.operator(api)
+    case = build_case(spec, specs.vocabulary, product, dtype, FixedChooser("max"), size_max=size_max)
+    return [Drawn(case, 0, regime, f"large {dtype} high end") for regime in regimes] if case else []
 
 
 def breakable(spec: OperatorSpec, outcome: str) -> list[str]:

@@ -17,8 +17,14 @@ from conformance.check.case_store import case_path, save_case
 from conformance.check.describe import shapes_of
 from conformance.check.judge import EVIDENCE, Judge, Verdict
 from conformance.check.results import ItemRecord
-from conformance.generate.strategies import Drawn, boundary_cases, invalid_cases, valid_cases
-from conformance.run.plan import Item
+from conformance.generate.strategies import (
+    Drawn,
+    boundary_cases,
+    invalid_cases,
+    large_corners,
+    valid_cases,
+)
+from conformance.run.plan import LARGE, Item
 from conformance.spec.model import PROCESS_KINDS, SpecSet
 
 
@@ -29,6 +35,8 @@ class RunSettings:
     report_dir: Path
     replay_backend: str  # how the replay command names the backend
     journal: Any = None  # a journal.JournalWriter: each counted case is journaled as it is judged
+    size_max: int = 0  # the size axis (run/profiles.py): largest tensor of its cases, in elements
+    large_examples: int = 1  # its cases per item and value regime
 
 
 class _CaseFailed(Exception):
@@ -41,6 +49,8 @@ def run_item(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings) -> Item
     try:
         if item.subject == "boundary":
             _run_boundary(item, judge, specs, cfg, record)
+        elif item.family == LARGE:
+            _run_large(item, judge, specs, cfg, record)
         else:
             _run_hypothesis(item, judge, specs, cfg, record)
     finally:
@@ -76,9 +86,15 @@ def _killed(verdict: Verdict) -> bool:
 
 def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                   record: ItemRecord) -> None:
+    _run_fixed(item, judge, specs, cfg, record, boundary_cases(specs, item.api, item.product))
+
+
+def _run_fixed(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
+               cases: list[Drawn]) -> None:
+    """Judge deterministic cases (no shrinking: each is already at a limit)."""
     seen: set[tuple[str, str]] = set()
-    for i, drawn in enumerate(boundary_cases(specs, item.api, item.product)):
-        verdict = judge.judge(drawn)
+    for i, drawn in enumerate(cases):
+        verdict = judge.judge(drawn, item.families())
         _count(record, verdict, cfg)
         # one counterexample per clause and kind is enough to act on; but every case that killed
         # or hung the backend is its own finding
@@ -89,22 +105,22 @@ def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
         _keep(item, drawn, verdict, specs, cfg, record, i)
 
 
-def _strategy(item: Item, specs: SpecSet):
+def _strategy(item: Item, specs: SpecSet, size_max: int = 0, regime: str | None = None):
     spec = specs.operator(item.api)
     if item.subject in spec.test_dtypes(item.product):
-        return valid_cases(specs, item.api, item.product, item.subject)
+        return valid_cases(specs, item.api, item.product, item.subject, size_max, regime)
     return invalid_cases(specs, item.api, item.product, item.subject)
 
 
-def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int,
-               attempt: int = 0) -> Callable[[Any], Any]:
+def item_given(item: Item, specs: SpecSet, seed: int, max_examples: int, attempt: int = 0,
+               strategy: Any = None) -> Callable[[Any], Any]:
     """Hypothesis for one item: its strategy, its seed (from the run seed, the item id and the
     attempt, so the same item draws the same cases in any run, shard or worker) and quiet,
     database-free settings."""
     key = f"{seed}:{item.id}" + (f":{attempt}" if attempt else "")
 
     def wrap(body: Any) -> Any:
-        decorated = given(_strategy(item, specs))(body)
+        decorated = given(strategy if strategy is not None else _strategy(item, specs))(body)
         decorated = hypothesis.seed(zlib.crc32(key.encode()))(decorated)
         return settings(max_examples=max_examples, database=None, deadline=None, derandomize=False,
                         report_multiple_bugs=False, phases=(Phase.explicit, Phase.generate, Phase.shrink),
@@ -140,20 +156,42 @@ def _default_clause(item: Item, specs: SpecSet) -> str:
     return spec.owner(EVIDENCE[item.family][0], {})
 
 
+#: The size axis: every item runs its cases in each of these value regimes.
+LARGE_REGIMES = ("ordinary", "special")
+#: How long a size-axis failure may shrink (each try judges a case of up to size_max elements).
+LARGE_SHRINK_SECONDS = 20.0
+
+
+def _run_large(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord) -> None:
+    corners = large_corners(specs, item.api, item.product, item.subject, cfg.size_max, LARGE_REGIMES)
+    _run_fixed(item, judge, specs, cfg, record, corners)
+    if record.findings:
+        return
+    for attempt, regime in enumerate(LARGE_REGIMES):
+        strategy = _strategy(item, specs, cfg.size_max, regime)
+        _run_pass(item, judge, specs, cfg, record, attempt, strategy, cfg.large_examples,
+                  LARGE_SHRINK_SECONDS)
+        if record.findings:
+            return
+
+
 def _run_pass(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
-              attempt: int) -> None:
+              attempt: int, strategy: Any = None, examples: int = 0,
+              shrink_seconds: float = float("inf")) -> None:
     last: list[tuple[Drawn, Verdict]] = []
     first: set[tuple[str, str]] = set()  # the (clause, kind) of the failure first seen
+    found: list[float] = []  # when it was seen
     families = item.families()
 
-    @item_given(item, specs, cfg.seed, cfg.max_examples, attempt)
+    @item_given(item, specs, cfg.seed, examples or cfg.max_examples, attempt, strategy)
     def body(drawn: Drawn) -> None:
-        if last and _killed(last[0][1]):
-            return  # no shrinking by crashing or hanging the backend again: keep the first case
+        if last and (_killed(last[0][1]) or time.monotonic() - found[0] > shrink_seconds):
+            return  # no shrinking by crashing or hanging the backend again, or past the budget
         verdict = judge.judge(drawn, families)
         failures = {(f.clause, f.kind) for f in verdict.findings}
         if failures and (not first or failures & first):
             first.update(failures if not first else ())
+            found[:] = found or [time.monotonic()]
             # shrink only toward the failure first seen; a case failing otherwise is not it
             verdict.findings = [f for f in verdict.findings if (f.clause, f.kind) in first]
             last[:] = [(drawn, verdict)]

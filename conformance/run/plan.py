@@ -15,6 +15,7 @@ from conformance.generate.strategies import breakable
 from conformance.spec.model import SpecSet
 
 INVALID_FAMILIES = ("status", "memory")
+LARGE = "large"  # the family of size-axis items (every check family on each case)
 
 
 @dataclass(frozen=True)
@@ -22,14 +23,14 @@ class Item:
     api: str
     product: str
     subject: str  # a dtype name, a clause id, or "boundary"
-    family: str   # status | numerics | determinism | memory | all
+    family: str   # status | numerics | determinism | memory | large | all
 
     @property
     def id(self) -> str:
         return item_id(self.api, self.product, self.subject, self.family)
 
     def families(self) -> tuple[str, ...]:
-        return FAMILIES if self.family == "all" else (self.family,)
+        return FAMILIES if self.family in ("all", LARGE) else (self.family,)
 
 
 def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
@@ -43,6 +44,8 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
             items.append(Item(spec.api, product, "boundary", "all"))
             for dtype in spec.test_dtypes(product):
                 items += [Item(spec.api, product, dtype, f) for f in FAMILIES]
+                if spec.program.large:  # the size axis: every family on cases that span many tiles
+                    items.append(Item(spec.api, product, dtype, LARGE))
             for clause in breakable(spec, "error"):
                 items += [Item(spec.api, product, clause, f) for f in INVALID_FAMILIES]
             items += [Item(spec.api, product, c, "status") for c in breakable(spec, "unspecified")]

@@ -20,6 +20,7 @@ from conformance.report.rebuild import rebuild_reports
 from conformance.run.config import RunConfig, make_backend, resolve, start, started
 from conformance.run.item_runner import RunSettings, run_item
 from conformance.run.plan import Item, plan, shard_of
+from conformance.run.profiles import PROFILES
 from conformance.run.progress import RunProgress
 
 _CONFIG = pytest.StashKey[RunConfig]()
@@ -105,7 +106,9 @@ class Session:
     def __init__(self, cfg: RunConfig, writer: journal.JournalWriter) -> None:
         self.cfg, self.writer, self.specs = cfg, writer, shipped_specs()
         self.judges: dict[str, Judge] = {}
-        self.settings = RunSettings(cfg.max_examples, cfg.seed, cfg.report_dir, cfg.backend, writer)
+        profile = PROFILES[cfg.profile]
+        self.settings = RunSettings(cfg.max_examples, cfg.seed, cfg.report_dir, cfg.backend, writer,
+                                    profile.size_max, profile.large_examples)
 
     def judge(self, product: str) -> Judge:
         if product not in self.judges:

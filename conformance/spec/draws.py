@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from conformance.spec.expressions import ExprError, Expression
+from conformance.spec.expressions import Expression
 
 Env = dict[str, Any]
 T = TypeVar("T")
@@ -91,17 +91,47 @@ class Shape(Draw):
     empty: str = "none"
     max_numel: int = 4096
     modes: tuple[str, ...] = ("zero_dim",)
+    numel: tuple[Bound, Bound] | None = None  # an element count to reach (the size axis)
 
     def value(self, env: Env, ch: Chooser) -> tuple[int, ...]:
         rank = ch.integer(self.rank[0].value(env), self.rank[1].value(env), "rank")
+        dims = self._sized(rank, env, ch) if self.numel is not None else self._small(rank, ch)
+        if self.empty != "none" and rank and ch.boolean("empty"):
+            dims[0 if self.empty == "first" else ch.integer(0, rank - 1, "empty_dim")] = 0
+        return tuple(dims)
+
+    def _small(self, rank: int, ch: Chooser) -> list[int]:
+        """Dims in range, lowered from the front until the element count is at most ``max_numel``."""
         dims = [ch.integer(*self.dims, "dim") for _ in range(rank)]
         for i in range(rank):
             if math.prod(dims) <= self.max_numel:
                 break
             dims[i] = self.dims[0] or 1
-        if self.empty != "none" and rank and ch.boolean("empty"):
-            dims[0 if self.empty == "first" else ch.integer(0, rank - 1, "empty_dim")] = 0
-        return tuple(dims)
+        return dims
+
+    def _sized(self, rank: int, env: Env, ch: Chooser) -> list[int]:
+        """Dims whose product lands in the ``numel`` range: a drawn target, each dim drawn near
+        the rank-th root of what is left of it (within what the other dims can still make up),
+        the last one making up the rest."""
+        lo, hi = (max(1, b.value(env)) for b in self.numel)  # type: ignore[union-attr]
+        hi = max(lo, hi)
+        target = ch.integer(lo, hi, "numel")
+        dlo, dhi = max(self.dims[0], 1), max(self.dims[1], 1)
+        dims: list[int] = []
+        for i in range(rank - 1):
+            done, rest = math.prod(dims), rank - i - 1
+            ideal = (target / done) ** (1 / (rank - i))
+            most = min(dhi, hi // (done * dlo ** rest))  # the others at their least still fit
+            least = max(dlo, -(-lo // (done * dhi ** rest)))  # the others at their most still reach
+            low, high = max(least, int(ideal / 2)), min(most, int(ideal * 2) + 1)
+            dims.append(ch.integer(min(low, high), max(low, high), "dim") if least <= most else dlo)
+        if rank:
+            done = math.prod(dims)
+            dims.append(min(dhi, max(dlo, -(-target // done), -(-lo // done)), max(dlo, hi // done)))
+        for i in reversed(range(rank)):  # rounding left the product short: grow toward the target
+            others = math.prod(dims) // dims[i]
+            dims[i] = max(dims[i], min(dhi, target // others))
+        return dims
 
     def broken(self, env: Env, ch: Chooser, mode: str, options: dict[str, Any]) -> tuple[int, ...]:
         if mode != "zero_dim":
@@ -201,89 +231,3 @@ class BreakStep:
         if self.draw is not None:
             return self.draw.value(env, ch)
         return original.broken(env, ch, str(self.mode), self.options)
-
-
-_OPS = ("integers", "sampled", "booleans", "shape", "below", "sub_broadcast", "expr")
-
-
-def parse_draw(name: str, raw: Any, known: frozenset[str]) -> Draw:
-    """One draw from its YAML mapping (exactly one op key); expressions may use ``known`` names."""
-    if not isinstance(raw, dict):
-        raise DrawError(f"draw {name!r} must be a mapping with one of {', '.join(_OPS)}")
-    ops = [k for k in raw if k in _OPS]
-    if len(ops) != 1:
-        raise DrawError(f"draw {name!r} needs exactly one of {', '.join(_OPS)}")
-    op, arg = ops[0], raw[ops[0]]
-    unknown = sorted(set(raw) - {op, "min_rank"})
-    if unknown:
-        raise DrawError(f"draw {name!r}: unknown key(s) {', '.join(map(str, unknown))}")
-    try:
-        return _build(name, op, arg, raw, known)
-    except ExprError as exc:
-        raise DrawError(f"draw {name!r}: {exc}") from None
-
-
-def _expr(value: Any, known: frozenset[str]) -> Expression:
-    return Expression(str(value), known)
-
-
-def _pair(value: Any, what: str) -> tuple[Any, Any]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise DrawError(f"{what} must be a [low, high] pair")
-    return value[0], value[1]
-
-
-def _count(value: Any, name: str, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise DrawError(f"draw {name!r}: {key} must be a non-negative integer, got {value!r}")
-    return value
-
-
-def _build(name: str, op: str, arg: Any, raw: dict[str, Any], known: frozenset[str]) -> Draw:
-    if op == "integers":
-        lo, hi = _pair(arg, f"draw {name!r}: integers")
-        return Integers(name, Bound(_expr(lo, known)), Bound(_expr(hi, known)))
-    if op == "sampled":
-        if not isinstance(arg, list) or not arg:
-            raise DrawError(f"draw {name!r}: sampled needs a non-empty list")
-        return Sampled(name, list(arg))
-    if op == "booleans":
-        return Booleans(name)
-    if op == "below":
-        return Below(name, _expr(arg, known))
-    if op == "sub_broadcast":
-        return SubBroadcast(name, _expr(arg, known), _count(raw.get("min_rank", 0), name, "min_rank"))
-    if op == "expr":
-        return Derived(name, _expr(arg, known))
-    return _shape(name, arg, known)
-
-
-def _shape(name: str, arg: Any, known: frozenset[str]) -> Shape:
-    if not isinstance(arg, dict) or "rank" not in arg or "dims" not in arg:
-        raise DrawError(f"draw {name!r}: shape needs rank and dims")
-    unknown = sorted(set(arg) - {"rank", "dims", "empty", "max_numel"})
-    if unknown:
-        raise DrawError(f"draw {name!r}: unknown shape key(s) {', '.join(unknown)}")
-    rank = arg["rank"]
-    lo, hi = _pair(rank, "shape rank") if isinstance(rank, list) else (rank, rank)
-    dlo, dhi = _pair(arg["dims"], "shape dims")
-    if not (isinstance(dlo, int) and isinstance(dhi, int) and 0 <= dlo <= dhi):
-        raise DrawError(f"draw {name!r}: dims must be integers 0 <= low <= high")
-    empty = arg.get("empty", "none")
-    if empty not in ("none", "first", "any"):
-        raise DrawError(f"draw {name!r}: empty must be none, first or any")
-    return Shape(name, (Bound(_expr(lo, known)), Bound(_expr(hi, known))), (dlo, dhi), empty,
-                 _count(arg.get("max_numel", 4096), name, "max_numel"))
-
-
-def parse_break_step(name: str, raw: Any, draws: dict[str, Draw], known: frozenset[str]) -> BreakStep:
-    """A ``break`` entry: ``{mode: M, ...options}`` or a replacement draw mapping."""
-    if name not in draws:
-        raise DrawError(f"break names unknown draw {name!r} (draws: {', '.join(draws)})")
-    if isinstance(raw, dict) and "mode" in raw:
-        mode = raw["mode"]
-        if mode not in draws[name].modes:
-            modes = ", ".join(draws[name].modes) or "none"
-            raise DrawError(f"draw {name!r} cannot be broken in mode {mode!r} (modes: {modes})")
-        return BreakStep(name, mode=mode, options={k: v for k, v in raw.items() if k != "mode"})
-    return BreakStep(name, draw=parse_draw(name, raw, known))

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.spec.draws import BreakStep, Draw, DrawError, parse_break_step, parse_draw
+from conformance.spec.draw_parse import parse_break_step, parse_draw
+from conformance.spec.draws import BreakStep, Draw, DrawError
 from conformance.spec.expressions import ExprError, Expression
 
 #: The memory layouts a ``views`` list may name (cases/layouts.py lays them out).
@@ -30,6 +31,11 @@ class Program:
     views: tuple[str, ...] = ()
     breaks: dict[str, tuple[BreakStep, ...]] = field(default_factory=dict)
     examples: tuple[dict[str, Any], ...] = ()
+    large: tuple[Draw, ...] = ()  # the size axis: the draws with the ``large`` section's overrides
+
+
+#: Names the run gives the ``large`` draws: the profile's largest tensor, in elements.
+SIZE_NAMES = frozenset({"size_max"})
 
 
 def parse_program(raw: dict[str, Any], params: dict[str, Any],
@@ -59,4 +65,16 @@ def parse_program(raw: dict[str, Any], params: dict[str, Any],
             raise DrawError(f"unknown view layout {v!r} (known: {', '.join(VIEWS)})")
     breaks = {cid: tuple(parse_break_step(n, step, draws, known) for n, step in steps.items())
               for cid, steps in raw_breaks.items()}
-    return Program(tuple(draws.values()), args, views, breaks, tuple(raw.get("examples") or ()))
+    return Program(tuple(draws.values()), args, views, breaks, tuple(raw.get("examples") or ()),
+                   _large(raw.get("large"), draws))
+
+
+def _large(raw: Any, base: dict[str, Draw]) -> tuple[Draw, ...]:
+    """The draws of the size axis: the ``large`` section's draws in their order (each may use
+    ``size_max`` and the large draws before it), then the program's draws it does not replace."""
+    if raw is None:
+        return ()
+    out: dict[str, Draw] = {}
+    for name, spec in (raw.get("draws") or {}).items():
+        out[name] = parse_draw(name, spec, SIZE_NAMES | frozenset(out))
+    return (*out.values(), *(d for name, d in base.items() if name not in out))
