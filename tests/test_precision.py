@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import ml_dtypes
 import numpy as np
@@ -186,3 +187,67 @@ def test_complex_part_beside_a_nan_part_is_only_required_finite():
     assert judge(actual, golden, np.complex64).ok
     assert not judge(np.array([complex(np.nan, np.inf)], np.complex64), golden, np.complex64).ok
     assert not judge(np.array([complex(1.0, 0.28309588)], np.complex64), golden, np.complex64).ok
+
+
+# -- sums whose value depends on the summation order ------------------------------------------
+def _exact_sum_case(tmp_path, values):
+    """A DOUBLE padding case (W of 3 padded 2 on the left): gradInput[..., 0] sums ``values``,
+    the two other elements are 1."""
+    from helpers import rp_case
+
+    from conformance.generate.strategies import Drawn
+
+    case = rp_case((1, 1, 1, 1, 3), (2, 0, 0, 0, 0, 0), dtype="DOUBLE")
+    data = tmp_path / "data.npz"
+    np.savez(data, gradOutput=np.array([*values, 1.0, 1.0]).reshape(1, 1, 1, 1, 5))
+    return Drawn(case, data_file=str(data))
+
+
+class SumsInOrder:
+    """A padding backend for that case, summing the three terms of gradInput[..., 0] its way."""
+
+    name = "sums-in-order"
+    product = "atlas-a2"
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def call(self, api, args):
+        from conformance.backends.protocol import CallResult
+
+        t = args["gradOutput"].array.reshape(-1)
+        args["gradInput"].array[...] = np.array([self.answer(t[:3]), t[3], t[4]]).reshape(1, 1, 1, 1, 3)
+        return CallResult(0, 2)
+
+
+@pytest.mark.parametrize("name, answer, ok", [
+    ("exact (fsum)", lambda t: math.fsum(t), True),
+    ("left to right: overflows to +inf", lambda t: (t[0] + t[1]) + t[2], True),
+    ("another order, finite", lambda t: (t[0] + t[2]) + t[1], True),
+    ("wrong finite value", lambda t: 1.0, False),
+])
+def test_order_dependent_overflow_accepts_every_order_consistent_answer(specs, tmp_path, name, answer, ok):
+    """The golden's own slab order overflows to inf where the exact sum (1.65e308) is finite: a
+    backend giving the exact value is right, and so is one whose order overflows; a wrong value
+    is still caught, and the message shows the exact value."""
+    from conformance.check.judge import Judge
+
+    drawn = _exact_sum_case(tmp_path, [1e308, 1e308, -0.35e308])
+    verdict = Judge(SumsInOrder(answer), specs, "atlas-a2").judge(drawn, ("numerics",))
+    assert verdict.checks, "the case was judged"
+    numerics = [f for f in verdict.findings if f.kind == "numerics"]
+    assert (not numerics) == ok, [f.message for f in numerics]
+    if not ok:
+        assert numerics[0].message.startswith("gradInput[0, 0, 0, 0, 0]=1.0, but should be 1.65e+308")
+
+
+def test_an_inf_term_is_judged_by_ieee_sums_and_said_plainly(specs, tmp_path):
+    from conformance.check.judge import Judge
+
+    drawn = _exact_sum_case(tmp_path, [np.inf, 1.0, 2.0])
+    good = Judge(SumsInOrder(lambda t: np.inf), specs, "atlas-a2").judge(drawn, ("numerics",))
+    assert good.checks and not good.findings
+    bad = Judge(SumsInOrder(lambda t: np.nan), specs, "atlas-a2").judge(drawn, ("numerics",))
+    assert bad.findings[0].message.startswith(
+        "gradInput[0, 0, 0, 0, 0]=nan, but should be inf (+inf is the IEEE result of its terms: one of "
+        "them is infinite)")

@@ -19,6 +19,7 @@ from conformance.cases.tensor import Tensor
 from conformance.check.case_store import materialize_saved
 from conformance.check.describe import describe_call, describe_status
 from conformance.check.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
+from conformance.check.precision import SCALE
 from conformance.check.precision import judge as judge_numerics
 from conformance.check.results import Check, Finding
 from conformance.generate.strategies import Drawn
@@ -158,7 +159,21 @@ class _Run:
         assert isinstance(out, Tensor)
         p = self.spec.precision
         return judge_numerics(out.array, golden, out.array.dtype, c=p.get("c", 1.0),
-                              extra_terms=p.get("extra_terms", 0), name=name)
+                              extra_terms=p.get("extra_terms", 0), name=name,
+                              rescaled=self.rescaled(m, name, golden))
+
+    def rescaled(self, m: Materialized, name: str, golden: Any) -> Any:
+        """The golden with every term scaled by precision.SCALE (exactly: the outputs are linear
+        in ``precision.linear_in``), only where a sum may have overflowed: see precision.judge."""
+        linear_in = self.spec.precision.get("linear_in")
+        value, abs_sum = np.asarray(golden.value), np.asarray(golden.abs_sum)
+        if linear_in is None or (np.isfinite(value).all() and np.isfinite(abs_sum).all()
+                                 and (abs_sum.size == 0 or abs_sum.max() <= np.finfo(np.float32).max)):
+            return None
+        source = m.case.args[linear_in]
+        up = np.complex128 if source.array.dtype.kind == "c" else np.float64
+        scaled = {**m.case.args, linear_in: source.array.astype(up) * SCALE}
+        return reference_function(self.spec)(scaled, bounds=True)[name]
 
     def numerics(self, m: Materialized, goldens: dict[str, Any]) -> None:
         for name, golden in goldens.items():

@@ -77,6 +77,11 @@ class _Builder:
         params = {name: Param(name, p["kind"], p["role"],
                               {int(k): v for k, v in p["values"].items()} if "values" in p else None)
                   for name, p in self.data["params"].items()}
+        linear_in = self.data.get("precision", {}).get("linear_in")
+        if linear_in is not None and (linear_in not in params or params[linear_in].kind != "tensor"
+                                      or params[linear_in].role != "input"):
+            raise self.fail(f"linear_in names {linear_in!r}, not an input tensor parameter",
+                            "precision", "linear_in")
         constraints = [self._constraint(i, c, params, products)
                        for i, c in enumerate(self.data["constraints"])]
         self._check_ids(constraints)
