@@ -58,7 +58,7 @@ def meta(**override):
             "tool": {"name": "aclnn-conformance", "version": conformance.__version__},
             "started": "2026-12-02T17:08:32+00:00",
             "not_applicable": [[RP, "atlas-inference", NA_REASON]], "shard": None, "waivers": None,
-            "isolate": False, "case_timeout": 10,
+            "isolate": False, "case_timeout": 10, "precision": "strict",
             "clauses": {KL: [CLAUSE_NULL, CLAUSE_VALUES], RP: []},
             "dtypes": {KL: {A2: ["FLOAT", "FLOAT16", "BFLOAT16"], "atlas-inference": ["FLOAT", "FLOAT16"]},
                        RP: {A2: ["FLOAT16", "FLOAT"], "atlas-inference": []}}}
@@ -241,8 +241,8 @@ def _table(text, header):
 def test_summary(report):
     text = summary_markdown(report)
     assert text.startswith("## aclnn conformance: ❌ nonconformant\n")
-    assert ("Backend `mine` · profile `quick` · seed `7` · 67 cases in 2.5 s (26.8 cases/s) · "
-            "spec 1.0.0 (d6ffad9ef93c0653)") in text
+    assert ("Backend `mine` · profile `quick` · precision `strict` · seed `7` · 67 cases in 2.5 s "
+            "(26.8 cases/s) · spec 1.0.0 (d6ffad9ef93c0653)") in text
     # result rows per outcome; the errored RP item on atlas-a2 has no row, so no line here
     header = ("| operator | product | pass | fail | waived | insufficient evidence | unspecified | "
               "not applicable |")

@@ -19,7 +19,7 @@ from conformance.cases.tensor import Tensor
 from conformance.check.case_store import materialize_saved
 from conformance.check.describe import describe_call, describe_status
 from conformance.check.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
-from conformance.check.precision import SCALE
+from conformance.check.precision import SCALE, cann_message
 from conformance.check.precision import judge as judge_numerics
 from conformance.check.results import Check, Finding
 from conformance.generate.strategies import Drawn
@@ -46,8 +46,8 @@ class Verdict:
 class Judge:
     """Calls ``backend`` on cases of one product and checks the results against the oracle."""
 
-    def __init__(self, backend: Any, specs: SpecSet, product: str) -> None:
-        self.backend, self.specs, self.product = backend, specs, product
+    def __init__(self, backend: Any, specs: SpecSet, product: str, standard: str = "strict") -> None:
+        self.backend, self.specs, self.product, self.standard = backend, specs, product, standard
         self.name = str(getattr(backend, "name", type(backend).__name__))
 
     def judge(self, drawn: Drawn, families: tuple[str, ...] = FAMILIES) -> Verdict:
@@ -181,7 +181,11 @@ class _Run:
             if v.judged:
                 self.verdict.ratios.append((m.metas[name].dtype, v.worst_ratio))
             data = f"; data: seed {self.drawn.seed}, {self.drawn.regime} values"
-            self.record(self.owner("numerics"), "numerics", v.ok, v.message + data, numerics=v.to_json())
+            ok = v.cann_ok if self.j.standard == "cann" else v.ok
+            out = m.case.args[name].array.dtype
+            message = cann_message(v, out, m.metas[name].dtype) if self.j.standard == "cann" else v.message
+            self.record(self.owner("numerics"), "numerics", ok, message + data,
+                        numerics=v.to_json())
 
     def determinism(self, first: Materialized) -> None:
         second = self.fresh()

@@ -10,6 +10,11 @@ import numpy as np
 
 from reference.golden import Golden
 
+#: The precision standards a run may enforce: ``strict`` (the DESIGN bound per element) or
+#: ``cann`` (CANN's single-benchmark MERE/MARE thresholds decide; the bound's figures are still
+#: reported).
+STANDARDS = ("strict", "cann")
+
 #: CANN "single benchmark" threshold T per output dtype name (MERE < T, MARE < 10·T).
 CANN_T = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-13,
           "float64": 2.0**-30, "complex64": 2.0**-13, "complex128": 2.0**-30}
@@ -223,6 +228,14 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
 
 def _index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(i) for i in np.unravel_index(flat, shape))
+
+
+def cann_message(v: NumericsVerdict, out_dtype: np.dtype, label: str) -> str:
+    """Why a verdict fails the CANN single-benchmark standard, with the strict bound's view."""
+    t = CANN_T.get(np.dtype(out_dtype).name, 2.0**-13)
+    return (f"{v.output}: MERE {v.mere:.3g}, MARE {v.mare:.3g}, but the CANN thresholds for {label} are "
+            f"MERE < {t:.3g} and MARE < {10 * t:.3g} (the strict bound: "
+            f"{v.message or 'every element within it'})")
 
 
 def element(name: str, index: tuple[int, ...] | None) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.check.case_store import load_saved
 from conformance.check.judge import Judge
+from conformance.check.precision import STANDARDS
 from conformance.errors import UsageError
 from conformance.generate.dry_run import shipped_specs
 from conformance.report.files import load_report
@@ -40,6 +41,10 @@ def add_parsers(sub: Any) -> None:
                      help="seconds one isolated call may take (default: quick 10, ci 30, thorough 120)")
     run.add_argument("--waivers", default=None, help="YAML file of known, accepted non-conformances: "
                      "waived findings are reported but do not fail the run")
+    run.add_argument("--precision", default="strict", choices=STANDARDS,
+                     help="the precision standard deciding numerics findings: strict (the derived "
+                     "per-element bound, default) or cann (CANN's MERE/MARE thresholds; the bound's "
+                     "figures are still reported)")
     run.add_argument("--resume", action="store_true", help="continue the run in --report-dir (killed "
                      "or stopped): same options, same seed; the items it finished are not run again")
     run.set_defaults(func=run_command)
@@ -47,6 +52,8 @@ def add_parsers(sub: Any) -> None:
     replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
     replay.add_argument("--backend", default="reference", help="backend spec (default reference)")
     replay.add_argument("--product", default=None, help="override the case's product")
+    replay.add_argument("--precision", default="strict", choices=STANDARDS,
+                        help="the precision standard (as the run that saved the case)")
     replay.add_argument("--isolate", action=argparse.BooleanOptionalAction, default=None,
                         help="call the backend in a worker process (default: on, except the reference)")
     replay.set_defaults(func=replay_command)
@@ -90,7 +97,7 @@ def replay_command(args: argparse.Namespace) -> int:
     cfg, _ = resolve(specs, args.backend, [drawn.case.product], [drawn.case.api], isolate=args.isolate)
     backend = make_backend(cfg, drawn.case.product)
     try:
-        verdict = Judge(backend, specs, drawn.case.product).judge(drawn)
+        verdict = Judge(backend, specs, drawn.case.product, args.precision).judge(drawn)
     finally:
         getattr(backend, "close", lambda: None)()
     key = (recorded.get("clause"), recorded.get("kind"))

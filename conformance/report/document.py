@@ -34,6 +34,7 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "profile": meta["profile"],
         "seed": meta["seed"],
         "max_examples": meta["max_examples"],
+        "precision": meta.get("precision", "strict"),
         "spec": meta["spec"],
         "started": meta["started"],
         "stats": {"cases": cases, "seconds": round(seconds, 3),

@@ -125,7 +125,8 @@ def summary_markdown(report: dict[str, Any]) -> str:
             why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
         verdict += f" ({'; '.join(why)})" if why else ""
     lines = [f"## aclnn conformance: {verdict}", "",
-             f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · seed "
+             f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · precision "
+             f"`{report.get('precision', 'strict')}` · seed "
              f"`{report['seed']}` · {stats['cases']} cases in {stats['seconds']:.1f} s "
              f"({stats['cases_per_second']} cases/s) · spec {report['spec'].get('version')} "
              f"({report['spec'].get('digest')})" + (f" · shard {report['shard']}" if report.get("shard")

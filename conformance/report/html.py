@@ -73,6 +73,7 @@ def header(report: dict[str, Any], products: list[str]) -> dict[str, Any]:
             "backend": backend.get("name") or backend.get("spec") or "?",
             "backend_version": backend.get("version") or "", "backend_spec": backend.get("spec") or "",
             "products": products, "seed": report.get("seed"), "profile": report.get("profile"),
+            "precision": report.get("precision", "strict"),
             "max_examples": report.get("max_examples"), "spec_version": spec.get("version", ""),
             "spec_digest": spec.get("digest", ""), "started": fmt_date(report.get("started")),
             "duration": fmt_duration(stats.get("seconds")), "cases": stats.get("cases", 0),

@@ -33,7 +33,8 @@ _MUST_AGREE = (("schema_versions", lambda r: r.get("schema_version"), "schema_ve
                ("backends", lambda r: r.get("backend", {}).get("spec"), "backend.spec"),
                ("seeds", lambda r: r.get("seed"), "seed"),
                ("profiles", lambda r: r.get("profile"), "profile"),
-               ("max_examples values", lambda r: r.get("max_examples"), "max_examples"))
+               ("max_examples values", lambda r: r.get("max_examples"), "max_examples"),
+               ("precision standards", lambda r: r.get("precision", "strict"), "precision"))
 
 _REQUIRED = (*REQUIRED, "schema_version", "backend", "products", "apis", "profile", "seed", "spec", "stats",
              "observations", "errors", "items")
@@ -63,6 +64,7 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
         "profile": first["profile"],
         "seed": first["seed"],
         "max_examples": first.get("max_examples"),
+        "precision": first.get("precision", "strict"),
         "spec": dict(first["spec"]),
         "started": min((r["started"] for r in reports if r.get("started")), default=None),
         "stats": {"cases": cases, "seconds": seconds,

@@ -58,20 +58,21 @@ class Waiver:
     link: str | None = None
     file: str | None = None
     line: int | None = None
+    precision: str | None = None  # the standard it was granted under: it waives nothing under another
 
     def expired(self, today: dt.date) -> bool:
         """A waiver applies up to and including its ``expires`` day."""
         return today > self.expires
 
-    def matches(self, finding: dict[str, Any]) -> bool:
-        return (finding.get("clause") == self.clause
+    def matches(self, finding: dict[str, Any], standard: str = "strict") -> bool:
+        return (finding.get("clause") == self.clause and self.precision in (None, standard)
                 and (self.product is None or finding.get("product") == self.product)
                 and (self.kind is None or finding.get("kind") == self.kind)
                 and (self.dtype is None or self.dtype in finding_dtypes(finding)))
 
-    def covers_row(self, row: dict[str, Any]) -> bool:
+    def covers_row(self, row: dict[str, Any], standard: str = "strict") -> bool:
         """Every failure of ``row`` matches (the waiver does not narrow by dtype)."""
-        return (self.dtype is None and row["clause"] == self.clause
+        return (self.dtype is None and row["clause"] == self.clause and self.precision in (None, standard)
                 and self.product in (None, row["product"]) and self.kind in (None, row["kind"]))
 
     @property
@@ -81,7 +82,7 @@ class Waiver:
     def to_json(self) -> dict[str, Any]:
         return {"clause": self.clause, "product": self.product, "dtype": self.dtype, "kind": self.kind,
                 "reason": self.reason, "link": self.link, "expires": self.expires.isoformat(),
-                "source": self.source}
+                "source": self.source, "precision": self.precision}
 
 
 def finding_dtypes(finding: dict[str, Any]) -> set[str]:
@@ -160,7 +161,7 @@ def _waiver(doc: LocatedYaml, i: int, entry: dict[str, Any], vocab: Vocabulary) 
         if dtype is None:
             raise fail(f"unknown dtype {entry['dtype']!r} (dtypes: {', '.join(vocab.dtypes)})", "dtype")
     return Waiver(entry["clause"], entry["reason"], expires, product, dtype, entry.get("kind"),
-                  entry.get("link"), doc.file, doc.line_of(("waivers", i)))
+                  entry.get("link"), doc.file, doc.line_of(("waivers", i)), entry.get("precision"))
 
 
 def _dates_as_strings(value: Any) -> Any:
@@ -198,19 +199,20 @@ def apply_waivers(report: dict[str, Any], waivers: Sequence[Waiver], today: dt.d
     takes the first one's reason; every one of them counts as applied.
     """
     out = copy.deepcopy(report)
+    standard = out.get("precision", "strict")
     for f in out["findings"]:
         f.pop("waived", None)
     active = [w for w in waivers if not w.expired(today)]
     counts = {id(w): 0 for w in waivers}
     for f in out["findings"]:
         for w in waivers:
-            if w.matches(f):
+            if w.matches(f, standard):
                 counts[id(w)] += 1
-        chosen = next((w for w in active if w.matches(f)), None)
+        chosen = next((w for w in active if w.matches(f, standard)), None)
         if chosen is not None:
             f["waived"] = {"reason": chosen.reason, "link": chosen.link,
                            "expires": chosen.expires.isoformat()}
-    _rows(out, active)
+    _rows(out, active, standard)
     out["outcome"] = run_outcome(out)
     out["waivers"] = {
         "applied": [_entry(w, counts) for w in active if counts[id(w)]],
@@ -224,7 +226,7 @@ def _entry(w: Waiver, counts: dict[int, int]) -> dict[str, Any]:
     return {**w.to_json(), "findings": counts[id(w)]}
 
 
-def _rows(report: dict[str, Any], active: Iterable[Waiver]) -> None:
+def _rows(report: dict[str, Any], active: Iterable[Waiver], standard: str) -> None:
     """A failing row is ``waived`` when it has findings and all are waived, or when an active waiver
     without a dtype covers its whole key (its failures need no finding of their own then)."""
     active = list(active)
@@ -236,4 +238,5 @@ def _rows(report: dict[str, Any], active: Iterable[Waiver]) -> None:
             continue
         found = by_key.get((row["api"], row["product"], row["clause"], row["kind"]), [])
         all_waived = bool(found) and all("waived" in f for f in found)
-        row["outcome"] = "waived" if all_waived or any(w.covers_row(row) for w in active) else "fail"
+        covered = any(w.covers_row(row, standard) for w in active)
+        row["outcome"] = "waived" if all_waived or covered else "fail"

@@ -18,13 +18,13 @@ def run_suite(backend: str = "reference", *, products: list[str] | None = None,
               workers: str | None = None, keyword: str | None = None, shard: str | None = None,
               waivers: str | Path | None = None, isolate: bool | None = None,
               case_timeout: float | None = None, quiet: bool = True,
-              resume: bool = False) -> dict[str, Any]:
+              resume: bool = False, precision: str = "strict") -> dict[str, Any]:
     """Run the suite against ``backend`` and return the parsed ``report.json``."""
     args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
                               seed=seed, max_examples=max_examples, report_dir=report_dir,
                               numprocesses=workers, keyword=keyword, exitfirst=False, shard=shard,
                               waivers=waivers, isolate=isolate, case_timeout=case_timeout, quiet=quiet,
-                              resume=resume)
+                              resume=resume, precision=precision)
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
         rc = launch(args)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.backends.loading import backend_for, describe_backend, load_backend, told_product
+from conformance.check.precision import STANDARDS
 from conformance.errors import UsageError
 from conformance.report import journal
 from conformance.report.waivers import load_waivers
@@ -35,6 +36,7 @@ class RunConfig:
     isolate: bool = False  # call the backend in a worker process (backends/isolated.py)
     case_timeout: float = 30.0
     resume: bool = False  # continue the run journaled in report_dir (journal.py)
+    precision: str = "strict"  # the precision standard that decides numerics (check/precision.py)
 
     def meta(self, specs: SpecSet, about: dict[str, Any]) -> dict[str, Any]:
         """What the run records when it starts (the report's header); ``about``: the backend's
@@ -61,7 +63,8 @@ class RunConfig:
         return cls(meta["backend"]["spec"], tuple(meta["products"]), tuple(meta["apis"]), meta["profile"],
                    int(meta["seed"]), int(meta["max_examples"]), Path(meta["report_dir"]),
                    _shard(meta.get("shard")), Path(meta["waivers"]) if meta.get("waivers") else None,
-                   bool(meta["isolate"]), float(meta["case_timeout"]), resume)
+                   bool(meta["isolate"]), float(meta["case_timeout"]), resume,
+                   meta.get("precision", "strict"))
 
 
 def start(specs: SpecSet, cfg: RunConfig, about: dict[str, Any]) -> None:
@@ -87,7 +90,8 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
             ops: list[str] | None = None, profile: str = "ci", seed: int = 0,
             max_examples: int | None = None, report_dir: str | Path = "reports",
             shard: str | None = None, waivers: str | Path | None = None, isolate: bool | None = None,
-            case_timeout: float | None = None, resume: bool = False) -> tuple[RunConfig, dict[str, Any]]:
+            case_timeout: float | None = None, resume: bool = False,
+            precision: str = "strict") -> tuple[RunConfig, dict[str, Any]]:
     """Validate the options (``UsageError`` naming the argument) and load the backend once (in a
     worker when isolated); the configuration and what the backend says of itself."""
     if profile not in PROFILES:
@@ -123,11 +127,13 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         raise UsageError(f"--max-examples {max_examples}: must be at least 1")
     if waivers is not None:
         load_waivers(waivers, specs.vocabulary)  # a bad waiver file stops the run before it starts
+    if precision not in STANDARDS:
+        raise UsageError(f"--precision {precision}: unknown (standards: {', '.join(STANDARDS)})")
     if case_timeout is not None and not case_timeout > 0:
         raise UsageError(f"--case-timeout {case_timeout}: must be a positive number of seconds")
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
                     Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
-                    isolate, case_timeout or chosen.case_timeout, bool(resume))
+                    isolate, case_timeout or chosen.case_timeout, bool(resume), precision)
     return cfg, about
 
 

@@ -21,7 +21,7 @@ def launch(args: argparse.Namespace) -> int:
     specs = shipped_specs()
     cfg, about = resolve(specs, args.backend, args.product, args.op, args.profile, args.seed,
                          args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
-                         args.case_timeout, args.resume)
+                         args.case_timeout, args.resume, getattr(args, "precision", "strict"))
     if cfg.resume:
         journal.check_resumable(cfg.report_dir, cfg.meta(specs, about))
     start(specs, cfg, about)
@@ -55,6 +55,7 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
         out += ["--conformance-shard", args.shard]
     if getattr(args, "resume", False):
         out.append("--conformance-resume")
+    out += ["--conformance-precision", getattr(args, "precision", "strict")]
     if not getattr(args, "quiet", True) and sys.stderr.isatty():
         out.append("--conformance-progress")
     return out

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.check.judge import Judge
+from conformance.check.precision import STANDARDS
 from conformance.check.results import ItemRecord
 from conformance.errors import ConformanceError
 from conformance.generate.dry_run import shipped_specs
@@ -45,6 +46,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--conformance-case-timeout", type=float, default=None, help="seconds per call")
     group.addoption("--conformance-resume", action="store_true",
                     help="continue the run in the report dir: skip the items it finished")
+    group.addoption("--conformance-precision", default="strict", choices=list(STANDARDS),
+                    help="the precision standard deciding numerics: strict (the bound) or cann")
     group.addoption("--conformance-started", action="store_true",
                     help="the run was resolved and recorded in the report dir's run.json (by conformance "
                     "run): read it there; the other conformance options are not read again")
@@ -68,7 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
                              opt.conformance_max_examples, opt.conformance_report_dir,
                              opt.conformance_shard, opt.conformance_waivers,
                              None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
-                             opt.conformance_case_timeout, opt.conformance_resume)
+                             opt.conformance_case_timeout, opt.conformance_resume,
+                             opt.conformance_precision)
         start(specs, cfg, about)  # before any worker starts: workers read it
         config.stash[_CONFIG] = cfg
     except ConformanceError as exc:
@@ -112,7 +116,8 @@ class Session:
 
     def judge(self, product: str) -> Judge:
         if product not in self.judges:
-            self.judges[product] = Judge(make_backend(self.cfg, product), self.specs, product)
+            self.judges[product] = Judge(make_backend(self.cfg, product), self.specs, product,
+                                         self.cfg.precision)
         return self.judges[product]
 
     def run(self, item: Item, node: pytest.Item) -> None:
