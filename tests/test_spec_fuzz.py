@@ -2,8 +2,10 @@
 
 Each example starts from a shipped operator spec, applies 1-3 mutations over its YAML structure
 (dropped keys, retyped values, hostile expressions, bad ids and names, a corrupted ``generate``
-section), dumps it back to YAML and loads it. A second test runs the boundary-case generator on
-the mutants that do load: any exception there is a validation gap of the loader.
+section), dumps it back to YAML and loads it. A second test makes mostly valid-but-unusual mutants
+(narrower ranges, fewer options, other orders, bounds and texts), asserts most of them load, and
+runs the boundary-case generator and the oracle on them: any exception there is a validation gap
+of the loader.
 """
 from __future__ import annotations
 
@@ -148,9 +150,58 @@ def _mutate(doc: dict[str, Any], data: st.DataObject) -> str:  # noqa: C901 - on
     return kind
 
 
-def _mutant(data: st.DataObject) -> tuple[str, list[str]]:
+def _benign(doc: dict[str, Any], data: st.DataObject) -> str:  # noqa: C901 - one branch per mutation
+    """A mutation that keeps the spec valid but unusual: narrower ranges, fewer options, other
+    orders, other bounds and texts, optional sections dropped."""
+    kind = data.draw(st.sampled_from(("narrow", "dims", "max_numel", "sampled", "views", "drop",
+                                      "quote", "precision", "reorder")))
+    gen = _generate(doc)
+    draws = [d for section in (gen.get("draws", {}), gen.get("large", {}).get("draws", {}))
+             for d in section.values() if isinstance(d, dict)]
+    if kind == "narrow":
+        pairs = [d for d in draws if isinstance(d.get("integers"), list)
+                 and all(isinstance(v, int) for v in d["integers"])]
+        if pairs:
+            d = data.draw(st.sampled_from(pairs))
+            lo, hi = d["integers"]
+            a = data.draw(st.integers(lo, hi))
+            d["integers"] = [a, data.draw(st.integers(a, hi))]
+    elif kind in ("dims", "max_numel"):
+        shapes = [d["shape"] for d in draws if isinstance(d.get("shape"), dict)]
+        if shapes:
+            s = data.draw(st.sampled_from(shapes))
+            if kind == "dims" and "numel" not in s:
+                a = data.draw(st.integers(1, 6))
+                s["dims"] = [a, data.draw(st.integers(a, 7))]
+            elif kind == "max_numel":
+                s["max_numel"] = data.draw(st.integers(1, 5000))
+    elif kind == "sampled":
+        lists = [d for d in draws if isinstance(d.get("sampled"), list) and d["sampled"]]
+        if lists:
+            d = data.draw(st.sampled_from(lists))
+            d["sampled"] = data.draw(st.lists(st.sampled_from(d["sampled"]), min_size=1, max_size=4))
+    elif kind == "views" and isinstance(gen.get("views"), list) and gen["views"]:
+        gen["views"] = data.draw(st.lists(st.sampled_from(gen["views"]), unique=True))
+    elif kind == "drop":
+        key = data.draw(st.sampled_from(("views", "examples", "large", "precision", "unsupported")))
+        (doc if key in ("precision", "unsupported") else gen).pop(key, None)
+    elif kind == "quote":
+        c = data.draw(st.sampled_from(_constraints(doc)))
+        if isinstance(c, dict) and isinstance(c.get("source"), dict):
+            c["source"]["quote"] = data.draw(st.text(min_size=1, max_size=40).filter(str.strip))
+    elif kind == "precision":
+        doc["precision"] = {"c": data.draw(st.floats(0.5, 8)), "extra_terms": data.draw(st.integers(0, 9))}
+    elif kind == "reorder":
+        doc["constraints"] = data.draw(st.permutations(_constraints(doc)))
+    return kind
+
+
+def _mutant(data: st.DataObject, benign: bool = False) -> tuple[str, list[str]]:
     doc = copy.deepcopy(BASES[data.draw(st.sampled_from(SPEC_FILES))])
-    kinds = [_mutate(doc, data) for _ in range(data.draw(st.integers(1, 3)))]
+    mutate = _benign if benign else _mutate
+    kinds = [mutate(doc, data) for _ in range(data.draw(st.integers(1, 3)))]
+    if benign and data.draw(st.integers(0, 3)) == 0:  # now and then one hostile mutation among them
+        kinds.append(_mutate(doc, data))
     return yaml.safe_dump(doc, sort_keys=False), kinds
 
 
@@ -176,20 +227,30 @@ def test_mutated_specs_load_or_raise_spec_error(data):
 # boundary phase and the oracle never meet an example that is not a case, an expression that does
 # not evaluate on the drawn values, a draw fed a value of the wrong type or an inverted rank range.
 # Nothing may escape here, not even a SpecError: that too would stop a run after it started.
-@settings(max_examples=200, deadline=None, database=None, report_multiple_bugs=False,
-          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+# Most of these mutants are valid but unusual, so most load and the dry run and the generator
+# really run on them (a mutant that stops at the schema tests nothing here).
 @pytest.mark.slow
-@given(st.data())
-def test_loaded_mutants_generate_boundary_cases_and_judge_them(data):
-    text, kinds = _mutant(data)
-    note(f"mutations: {kinds}\n{text}")
-    spec = _load(text)
-    if spec is None:
-        return
-    specs = SpecSet(VOCAB, {spec.api: spec}, VOCAB.spec_version, "fuzz")
-    for product in spec.products:
-        for drawn in boundary_cases(specs, spec.api, product):
-            explain(drawn.case, specs)
+def test_loaded_mutants_generate_boundary_cases_and_judge_them():
+    loaded: list[bool] = []
+
+    @settings(max_examples=200, deadline=None, database=None, report_multiple_bugs=False,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(st.data())
+    def run(data):
+        text, kinds = _mutant(data, benign=True)
+        note(f"mutations: {kinds}\n{text}")
+        spec = _load(text)
+        loaded.append(spec is not None)
+        if spec is None:
+            return
+        specs = SpecSet(VOCAB, {spec.api: spec}, VOCAB.spec_version, "fuzz")
+        for product in spec.products:
+            for drawn in boundary_cases(specs, spec.api, product):
+                explain(drawn.case, specs)
+
+    run()
+    rate = sum(loaded) / len(loaded)  # measured: 165 of 200 (the hostile mutants alone: 12 of 200)
+    assert rate >= 0.6, f"only {sum(loaded)} of {len(loaded)} mutants loaded"
 
 
 # Regressions found by the fuzzer: int() on min_rank / max_numel let TypeError/ValueError escape.
