@@ -67,11 +67,14 @@ def _acc_finfo(out: np.dtype) -> Any:
     return np.finfo(np.float64 if _real_dtype(out) == np.float64 else np.float32)
 
 
-def _spacing(magnitude: np.ndarray, fi: Any) -> np.ndarray:
-    """The out dtype's ulp at ``magnitude`` (never below the smallest subnormal), in float64."""
-    with np.errstate(divide="ignore"):
-        exponent = np.floor(np.log2(magnitude))
-    return np.maximum(np.exp2(exponent - fi.nmant), float(fi.smallest_subnormal))
+def _spacing(magnitude: np.ndarray, out: np.dtype) -> np.ndarray:
+    """The out dtype's ulp at ``magnitude`` (never below the smallest subnormal), in float64:
+    numpy's spacing in that dtype (a quarter of the time of log2 and exp2 at 16 Mi elements)."""
+    real = _real_dtype(out)
+    fi = ml_dtypes.finfo(real)
+    top = float(np.nextafter(real.type(fi.max), real.type(0)))  # its spacing is finite
+    spacing = np.spacing(np.minimum(magnitude, top).astype(real)).astype(np.float64)
+    return np.maximum(spacing, float(fi.smallest_subnormal))
 
 
 def _component_ok(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float) -> np.ndarray:
@@ -103,6 +106,10 @@ def _elementwise(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float
         ok = np.where(special, comp_ok, err <= bound)
     else:
         special = ~np.isfinite(g) | (np.abs(g) + bound >= fmax)
+        if not special.any():  # the common case, in two passes: finite goldens, far from overflow
+            ok = err <= bound  # (a NaN actual: err NaN, not ok)
+            err[np.isnan(err)] = np.inf
+            return ok, err
         ok = _component_ok(a, g, bound, fmax)
     err = np.where(special & ok, 0.0, np.where(np.isnan(err) | (~ok & np.isinf(err)), np.inf, err))
     return ok, err
@@ -112,12 +119,19 @@ def _bound(golden: Golden, shape: tuple[int, ...], out: np.dtype, c: float, safe
            extra_terms: int) -> np.ndarray:
     fo = ml_dtypes.finfo(out)
     u_acc = float(_acc_finfo(out).eps) / 2
-    k = np.broadcast_to(golden.count, shape).astype(np.float64) + extra_terms
-    abs_sum = np.nan_to_num(np.broadcast_to(golden.abs_sum, shape).astype(np.float64), nan=0.0, posinf=np.inf)
-    magnitude = np.abs(np.asarray(golden.value))
-    magnitude = np.where(np.isfinite(magnitude), magnitude, 0.0)  # NaN/inf goldens are judged exactly
+    # in place on one full-size buffer: at 16 Mi elements every temporary costs ~100 ms
     with np.errstate(invalid="ignore", over="ignore"):
-        return safety * (c * k * u_acc * abs_sum + float(fo.eps) / 2 * magnitude + float(fo.tiny))
+        bound = np.add(golden.count, extra_terms, dtype=np.float64)
+        bound *= safety * c * u_acc
+        bound = np.asarray(np.multiply(bound, golden.abs_sum, dtype=np.float64))  # (0-d: a scalar)
+        bound = np.broadcast_to(bound, shape).copy() if bound.shape != shape else bound
+        bound[np.isnan(bound)] = 0.0  # a NaN term: the element is judged exactly
+        magnitude = np.asarray(np.abs(np.asarray(golden.value), dtype=np.float64))
+        magnitude[~np.isfinite(magnitude)] = 0.0  # NaN/inf goldens are judged exactly
+        magnitude *= safety * float(fo.eps) / 2
+        bound += magnitude
+        bound += safety * float(fo.tiny)
+    return bound
 
 
 def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tuple[float, float, bool]:
@@ -189,7 +203,7 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     if not golden.has_bounds:
         raise ValueError("judge needs a Golden computed with bounds=True")
     up = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(actual) else np.float64
-    a, g = actual.astype(up), g.astype(up)
+    a, g = actual.astype(up), g.astype(up, copy=False)
     fo = ml_dtypes.finfo(out_dtype)
     bound = _bound(golden, g.shape, out_dtype, c, safety, extra_terms)
     abs_sum = np.broadcast_to(golden.abs_sum, g.shape)
@@ -208,7 +222,7 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
         ratio = np.where(~ok & judged & ~np.isfinite(ratio), np.inf, ratio)  # inf/inf of a wrong inf
         mag = np.abs(g)
         rel = np.where(judged, err / np.maximum(np.where(np.isfinite(mag), mag, 1.0), float(fo.tiny)), 0.0)
-        ulp = np.where(judged, err / _spacing(np.where(np.isfinite(mag), mag, 0.0), fo), 0.0)
+        ulp = np.where(judged, err / _spacing(np.where(np.isfinite(mag), mag, 0.0), out_dtype), 0.0)
     mere, mare, cann_ok = _cann(a, g, judged, out_dtype)
     n = int(judged.sum())
     if n == 0:
