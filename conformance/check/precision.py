@@ -107,9 +107,7 @@ def _elementwise(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float
     else:
         special = ~np.isfinite(g) | (np.abs(g) + bound >= fmax)
         if not special.any():  # the common case, in two passes: finite goldens, far from overflow
-            ok = err <= bound  # (a NaN actual: err NaN, not ok)
-            err[np.isnan(err)] = np.inf
-            return ok, err
+            return err <= bound, np.where(np.isnan(err), np.inf, err)  # a NaN actual: not ok
         ok = _component_ok(a, g, bound, fmax)
     err = np.where(special & ok, 0.0, np.where(np.isnan(err) | (~ok & np.isinf(err)), np.inf, err))
     return ok, err
