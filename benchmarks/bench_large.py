@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
-from collections.abc import Callable
-from typing import Any
+
+from bench_reference import best_of  # the same timing as the reference benchmark
 
 from conformance.backends.reference import ReferenceBackend
 from conformance.cases.materialize import materialize
@@ -31,15 +30,6 @@ from conformance.spec.reference_loader import reference_function
 
 MI = 1024 * 1024
 PRODUCT = "atlas-a2"
-
-
-def best_of(fn: Callable[[], Any], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def stages(api: str, size: int, repeats: int) -> tuple[int, dict[str, float]]:

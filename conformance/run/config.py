@@ -32,7 +32,7 @@ class RunConfig:
     max_examples: int
     report_dir: Path
     shard: tuple[int, int] | None = None  # (K, N): the K-th of N deterministic parts, 1-based
-    waivers: Path | None = None  # accepted non-conformances (conformance/waivers.py)
+    waivers: Path | None = None  # accepted non-conformances (conformance/report/waivers.py)
     isolate: bool = False  # call the backend in a worker process (backends/isolated.py)
     case_timeout: float = 30.0
     resume: bool = False  # continue the run journaled in report_dir (journal.py)

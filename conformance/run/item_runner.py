@@ -158,8 +158,9 @@ def _default_clause(item: Item, specs: SpecSet) -> str:
 
 #: The size axis: every item runs its cases in each of these value regimes.
 LARGE_REGIMES = ("ordinary", "special")
-#: How long a size-axis failure may shrink (each try judges a case of up to size_max elements).
-LARGE_SHRINK_SECONDS = 20.0
+#: How many shrink tries a size-axis failure gets (each judges a case of up to size_max elements);
+#: a count, not a time, so the same seed gives the same counterexample on any machine.
+LARGE_SHRINK_TRIES = 40
 
 
 def _run_large(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord) -> None:
@@ -170,28 +171,28 @@ def _run_large(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, recor
     for attempt, regime in enumerate(LARGE_REGIMES):
         strategy = _strategy(item, specs, cfg.size_max, regime)
         _run_pass(item, judge, specs, cfg, record, attempt, strategy, cfg.large_examples,
-                  LARGE_SHRINK_SECONDS)
+                  LARGE_SHRINK_TRIES)
         if record.findings:
             return
 
 
 def _run_pass(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
               attempt: int, strategy: Any = None, examples: int = 0,
-              shrink_seconds: float = float("inf")) -> None:
+              shrink_tries: float = float("inf")) -> None:
     last: list[tuple[Drawn, Verdict]] = []
     first: set[tuple[str, str]] = set()  # the (clause, kind) of the failure first seen
-    found: list[float] = []  # when it was seen
+    tries = [0]  # shrink tries judged since
     families = item.families()
 
     @item_given(item, specs, cfg.seed, examples or cfg.max_examples, attempt, strategy)
     def body(drawn: Drawn) -> None:
-        if last and (_killed(last[0][1]) or time.monotonic() - found[0] > shrink_seconds):
+        if last and (_killed(last[0][1]) or tries[0] >= shrink_tries):
             return  # no shrinking by crashing or hanging the backend again, or past the budget
+        tries[0] += bool(last)
         verdict = judge.judge(drawn, families)
         failures = {(f.clause, f.kind) for f in verdict.findings}
         if failures and (not first or failures & first):
             first.update(failures if not first else ())
-            found[:] = found or [time.monotonic()]
             # shrink only toward the failure first seen; a case failing otherwise is not it
             verdict.findings = [f for f in verdict.findings if (f.clause, f.kind) in first]
             last[:] = [(drawn, verdict)]
