@@ -65,8 +65,10 @@ def run_command(args: argparse.Namespace) -> int:
     if rc in (2, 3, 4) or not report_path.is_file():
         raise UsageError(f"the run did not complete (pytest exit code {int(rc)})")
     report = load_report(report_path)
-    if report["stats"]["items"] == 0:
-        raise UsageError("no test item was selected (check -k, --op and --product)")
+    if report["outcome"] == "empty":  # a shard of a non-empty selection (launch refuses others)
+        print(f"conformance: empty — shard {args.shard} holds no item of this selection; "
+              f"reports in {report_path.parent}")
+        return 0
     for f in report["findings"]:
         if "waived" in f:
             print(f"WAIVED {f['kind']} {f['clause']} [{f['api']} on {f['product']}]: "

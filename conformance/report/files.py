@@ -110,7 +110,7 @@ def _document(suite: ET.Element) -> bytes:
 
 
 VERDICTS = {"conformant": "✅ conformant", "nonconformant": "❌ nonconformant",
-            "incomplete": "⏸ incomplete"}
+            "incomplete": "⏸ incomplete", "empty": "∅ empty (nothing was judged)"}
 
 
 def summary_markdown(report: dict[str, Any]) -> str:

@@ -6,9 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from conformance.errors import UsageError
 from conformance.generate.dry_run import shipped_specs
 from conformance.report import journal
 from conformance.run.config import resolve, start
+from conformance.run.selection import check_report_dir, check_selection, mark
 
 SUITE_DIR = Path(__file__).parent.parent / "suite"
 
@@ -22,10 +24,14 @@ def launch(args: argparse.Namespace) -> int:
     cfg, about = resolve(specs, args.backend, args.product, args.op, args.profile, args.seed,
                          args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
                          args.case_timeout, args.resume, getattr(args, "precision", "strict"))
+    argv = pytest_args(args) + ["--conformance-started"]
+    check_selection(specs, cfg, args.keyword)
+    check_report_dir(cfg.report_dir, cfg.resume)
     if cfg.resume:
         journal.check_resumable(cfg.report_dir, cfg.meta(specs, about))
+    mark(cfg.report_dir)
     start(specs, cfg, about)
-    return int(pytest.main(pytest_args(args) + ["--conformance-started"]))
+    return int(pytest.main(argv))
 
 
 def pytest_args(args: argparse.Namespace) -> list[str]:
@@ -40,7 +46,7 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     if args.max_examples is not None:
         out += ["--conformance-max-examples", str(args.max_examples)]
     if args.numprocesses:
-        out += ["-n", str(args.numprocesses)]
+        out += ["-n", _workers(args.numprocesses)]
     if args.keyword:
         out += ["-k", args.keyword]
     if args.exitfirst:
@@ -59,3 +65,11 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     if not getattr(args, "quiet", True) and sys.stderr.isatty():
         out.append("--conformance-progress")
     return out
+
+
+def _workers(value: object) -> str:
+    """``-n``: a positive number of workers or ``auto``."""
+    text = str(value)
+    if text != "auto" and not (text.isdigit() and int(text) >= 1):
+        raise UsageError(f"-n {text}: expected a positive number of workers or auto")
+    return text

@@ -23,6 +23,7 @@ from conformance.run.item_runner import RunSettings, run_item
 from conformance.run.plan import Item, plan, shard_of
 from conformance.run.profiles import PROFILES
 from conformance.run.progress import RunProgress
+from conformance.run.selection import check_report_dir, mark
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _JOURNAL = pytest.StashKey[journal.JournalWriter]()
@@ -73,6 +74,8 @@ def pytest_configure(config: pytest.Config) -> None:
                              None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
                              opt.conformance_case_timeout, opt.conformance_resume,
                              opt.conformance_precision)
+        check_report_dir(cfg.report_dir, cfg.resume)
+        mark(cfg.report_dir)
         start(specs, cfg, about)  # before any worker starts: workers read it
         config.stash[_CONFIG] = cfg
     except ConformanceError as exc:
