@@ -24,8 +24,8 @@ def row_outcome(failed: int, observed: int, insufficient: int = 0) -> str:
 
 def run_outcome(report: dict[str, Any]) -> str:
     """The verdict of a report document: ``nonconformant`` with an unwaived finding, an item that
-    could not run or a failing row; ``empty`` when no item ran; else ``incomplete`` when an item did not finish or judged too
-    few cases (``insufficient``); else ``conformant``."""
+    could not run or a failing row; ``empty`` when no item ran; else ``incomplete`` when an item
+    did not finish or judged too few cases (``insufficient``); else ``conformant``."""
     unwaived = [f for f in report["findings"] if "waived" not in f]
     if not report.get("items") and not unwaived and not report.get("errors"):
         return "empty"  # nothing was judged: never conformant (an empty shard, say)
