@@ -79,3 +79,14 @@ def test_an_empty_shard_of_a_selection_is_a_success_that_merge_accepts(tmp_path,
     merged = merge_reports(shards)
     assert merged["outcome"] == "conformant" and merged["stats"]["items"] == sum(s["stats"]["items"]
                                                                                  for s in shards)
+
+
+def test_the_shipped_reports_folder_is_a_report_dir():
+    """The Quick start's `conformance run` writes to reports/ in a fresh clone."""
+    from pathlib import Path
+
+    from conformance.run.selection import MARKER, check_report_dir
+
+    reports = Path(__file__).resolve().parent.parent / "reports"
+    assert (reports / MARKER).is_file()
+    check_report_dir(reports, resume=False)  # no UsageError

@@ -65,7 +65,8 @@ def check_report_dir(report_dir: Path, resume: bool) -> None:
     existing = path if path.exists() else next((p for p in path.parents if p.exists()), Path("."))
     if not os.access(existing, os.W_OK | os.X_OK):
         raise UsageError(f"--report-dir {report_dir}: {existing} is not writable")
-    if path.is_dir() and not resume and any(path.iterdir()) and not (path / MARKER).is_file():
+    ours = (path / MARKER).is_file() or (path / "journal" / "run.json").is_file()  # (older runs: no marker)
+    if path.is_dir() and not resume and any(path.iterdir()) and not ours:
         raise UsageError(f"--report-dir {report_dir}: the directory holds files no conformance run "
                          "wrote (no marker file): give an empty or new directory, or one an earlier "
                          "run wrote; nothing was deleted")
