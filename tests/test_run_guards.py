@@ -3,6 +3,7 @@ report dir: exit 2 with one line, and the previous reports (and anyone's files) 
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from helpers import KL, RP
@@ -90,3 +91,44 @@ def test_the_shipped_reports_folder_is_a_report_dir():
     reports = Path(__file__).resolve().parent.parent / "reports"
     assert (reports / MARKER).is_file()
     check_report_dir(reports, resume=False)  # no UsageError
+
+
+def test_a_module_backend_loads_from_the_working_directory(tmp_path, monkeypatch):
+    from conformance.backends.loading import load_backend
+
+    (tmp_path / "my_adapter_here.py").write_text(
+        "from conformance.backends.reference import ReferenceBackend\n\n"
+        "class MyBackend(ReferenceBackend):\n    name = 'mine'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert load_backend("my_adapter_here:MyBackend").name == "mine"
+
+
+def test_explain_names_a_bad_product_flag_and_says_status_0_for_a_success(capsys):
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "kl_worked_example.yaml"
+    assert main(["explain", str(example), "--product", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "--product nope: unknown product" in err and str(example) not in err
+    assert main(["explain", str(example), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == [0]
+
+
+def test_diff_refuses_a_schema_it_does_not_know(tmp_path, earlier, capsys):
+    out, report, _ = earlier
+    future = tmp_path / "future.json"
+    future.write_text(json.dumps({**json.loads(report), "schema_version": "9.0"}))
+    assert main(["diff", str(out / "report.json"), str(future)]) == 2
+    assert "schema_version '9.0' is not one this diff knows" in capsys.readouterr().err
+
+
+def test_replay_says_not_applicable_and_passes(tmp_path, capsys):
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "pad_limit.yaml"
+    assert main(["replay", str(example), "--product", "atlas-inference"]) == 3
+    assert capsys.readouterr().out.startswith("NOT APPLICABLE:")
+    kl = Path(__file__).resolve().parent.parent / "examples" / "kl_worked_example.yaml"
+    assert main(["replay", str(kl)]) == 0
+    assert "PASSES (no saved finding)" in capsys.readouterr().out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -132,6 +133,8 @@ def _import(spec: str, where: str) -> Any:
             sys.modules[name] = module
             module_spec.loader.exec_module(module)  # type: ignore[union-attr]
             return module
+        if os.getcwd() not in sys.path and "" not in sys.path:
+            sys.path.insert(0, os.getcwd())  # as pytest does for its rootdir: my_adapter:MyBackend
         return importlib.import_module(where)
     except UsageError:
         raise

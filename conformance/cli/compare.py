@@ -9,6 +9,7 @@ from typing import Any
 
 from conformance.errors import UsageError
 from conformance.report.diff import diff_reports, render_diff
+from conformance.report.document import SCHEMA_VERSION
 from conformance.report.files import load_report
 from conformance.report.merge import merge_reports
 
@@ -26,8 +27,17 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=merge_command)
 
 
+KNOWN_SCHEMAS = ("1.0", "1.1", "1.2", SCHEMA_VERSION)
+
+
 def diff_command(args: argparse.Namespace) -> int:
-    d = diff_reports(load_report(args.old), load_report(args.new))
+    old, new = load_report(args.old), load_report(args.new)
+    for path, report in ((args.old, old), (args.new, new)):
+        version = report.get("schema_version")
+        if version not in KNOWN_SCHEMAS:
+            raise UsageError(f"schema_version {version!r} is not one this diff knows "
+                             f"({', '.join(KNOWN_SCHEMAS)})", file=str(path))
+    d = diff_reports(old, new)
     sys.stdout.write(render_diff(d, args.format))
     return 1 if d["regressed"] else 0
 

@@ -30,6 +30,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     specs = shipped_specs()
+    if args.product is not None and specs.vocabulary.product(args.product) is None:
+        raise UsageError(f"--product {args.product}: unknown product (products: "
+                         f"{', '.join(specs.vocabulary.products)}, or a SoC name)")
     case = load_case(args.case, specs, product=args.product)
     try:
         expectation = explain(case, specs)
@@ -37,7 +40,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
         if exc.file is None:
             exc = type(exc)(exc.message, file=args.case)
         raise exc from None
-    print(json.dumps(expectation.to_json(), indent=2) if args.json
+    data = expectation.to_json()
+    if expectation.expected == "success":
+        data["status"] = [0]  # the code a valid call must return
+    print(json.dumps(data, indent=2) if args.json
           else render_expectation(expectation, specs))
     return 0
 

@@ -48,7 +48,8 @@ def add_parsers(sub: Any) -> None:
     run.add_argument("--resume", action="store_true", help="continue the run in --report-dir (killed "
                      "or stopped): same options, same seed; the items it finished are not run again")
     run.set_defaults(func=run_command)
-    replay = sub.add_parser("replay", help="rerun a saved failing case: FIXED or STILL FAILING")
+    replay = sub.add_parser("replay", help="rerun a saved case: FIXED or PASSES (exit 0), STILL FAILING "
+                            "or FAIL (1), NOT APPLICABLE on its product (3)")
     replay.add_argument("case", help="a case file written by a run (reports/cases/*.yaml)")
     replay.add_argument("--backend", default="reference", help="backend spec (default reference)")
     replay.add_argument("--product", default=None, help="override the case's product")
@@ -102,6 +103,9 @@ def replay_command(args: argparse.Namespace) -> int:
         verdict = Judge(backend, specs, drawn.case.product, args.precision).judge(drawn)
     finally:
         getattr(backend, "close", lambda: None)()
+    if verdict.expectation.expected == "not-applicable":
+        print(f"NOT APPLICABLE: {verdict.expectation.reason} (nothing was tested)")
+        return NOT_APPLICABLE
     key = (recorded.get("clause"), recorded.get("kind"))
     same = [f for f in verdict.findings if (f.clause, f.kind) == key]
     if same:
@@ -109,6 +113,12 @@ def replay_command(args: argparse.Namespace) -> int:
         return 1
     if recorded:
         print(f"FIXED: {key[1]} {key[0]} no longer fails (was: {recorded.get('message', '')})")
+    elif not verdict.findings:
+        print("PASSES (no saved finding): every check of this case held")
     for f in verdict.findings:
         print(f"FAIL {f.kind} {f.clause}: {f.message}")
     return 1 if verdict.findings else 0
+
+
+#: replay's exit code when the case's operator is not supported on its product: nothing was tested.
+NOT_APPLICABLE = 3
