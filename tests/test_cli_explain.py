@@ -27,7 +27,7 @@ def test_explain_worked_example_json(capsys):
     code, out, _ = run(capsys, "explain", str(ROOT / "examples/kl_worked_example.yaml"), "--json")
     data = json.loads(out)
     assert code == 0
-    assert (data["expected"], data["status"], data["violations"]) == ("success", [0], [])  # the code it must return
+    assert (data["expected"], data["status"], data["violations"]) == ("success", [0], [])
 
 
 def test_explain_pad_limit_text_and_soc_alias(capsys):
