@@ -223,3 +223,18 @@ def test_bad_waiver_files(tmp_path, text, where, message):
 def test_a_missing_waiver_file(tmp_path):
     with pytest.raises(UsageError, match=r"nope\.yaml: cannot read file"):
         load_waivers(tmp_path / "nope.yaml")
+
+
+def test_the_readme_waiver_example_loads(tmp_path):
+    """The waiver format the README documents is the one the loader reads."""
+    import re
+    import textwrap
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(\s*waivers:.*?)```", readme, re.S).group(1)
+    path = tmp_path / "waivers.yaml"
+    path.write_text(textwrap.dedent(block))
+    [w] = load_waivers(path)
+    assert (w.clause, w.product, w.dtype, w.kind, w.precision) == ("RP-EMPTY", "atlas-a2", "FLOAT16",
+                                                                   "status", "strict")
