@@ -14,7 +14,7 @@ from conformance.generate.strategies import large_corners
 from conformance.run.plan import plan
 from conformance.run.profiles import PROFILES
 
-MUTANTS = Path(__file__).with_name("mutants.py")
+MUTANTS = Path(__file__).with_name("large_mutants.py")
 KI = 1024
 
 

@@ -15,6 +15,8 @@ from conformance.spec.model import SpecSet
 
 #: Every report dir a run writes holds this file; only such a dir (or an empty one) is cleared.
 MARKER = ".conformance-report"
+#: What a run clears or overwrites in its report dir (other files there are left alone).
+WRITTEN = ("cases", "journal", "report.json", "junit.xml", "summary.md", "report.html")
 #: The names pytest matches -k against besides the item id (its test function and module).
 _NODE_NAMES = ("test_item", "test_conformance.py", "suite")
 
@@ -55,7 +57,8 @@ def check_selection(specs: SpecSet, cfg: RunConfig, keyword: str | None) -> None
 
 def check_report_dir(report_dir: Path, resume: bool) -> None:
     """``UsageError`` unless ``report_dir`` can hold this run's reports without losing anyone's
-    files: new, empty, or written by an earlier run (its marker file)."""
+    files: nothing there that a run clears or overwrites, or all of it written by an earlier run
+    (its marker file)."""
     path = Path(report_dir)
     for parent in [path, *path.parents]:
         if parent.exists() and not parent.is_dir():
@@ -66,10 +69,11 @@ def check_report_dir(report_dir: Path, resume: bool) -> None:
     if not os.access(existing, os.W_OK | os.X_OK):
         raise UsageError(f"--report-dir {report_dir}: {existing} is not writable")
     ours = (path / MARKER).is_file() or (path / "journal" / "run.json").is_file()  # (older runs: no marker)
-    if path.is_dir() and not resume and any(path.iterdir()) and not ours:
-        raise UsageError(f"--report-dir {report_dir}: the directory holds files no conformance run "
-                         "wrote (no marker file): give an empty or new directory, or one an earlier "
-                         "run wrote; nothing was deleted")
+    at_risk = [name for name in WRITTEN if (path / name).exists()]
+    if at_risk and not resume and not ours:
+        raise UsageError(f"--report-dir {report_dir}: it holds {', '.join(at_risk)}, which a run would "
+                         "clear or overwrite, and no conformance run wrote them (no marker file): give "
+                         "another directory; nothing was deleted")
 
 
 def mark(report_dir: Path) -> None:
