@@ -164,16 +164,15 @@ LARGE_SHRINK_TRIES = 40
 
 
 def _run_large(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord) -> None:
+    """The high-end cases, then Hypothesis in each regime: each part runs even when an earlier
+    one failed, so a rejected high-end case (say, a reduction a backend refuses) does not leave
+    the other large cases unjudged."""
     corners = large_corners(specs, item.api, item.product, item.subject, cfg.size_max, LARGE_REGIMES)
     _run_fixed(item, judge, specs, cfg, record, corners)
-    if record.findings:
-        return
     for attempt, regime in enumerate(LARGE_REGIMES):
         strategy = _strategy(item, specs, cfg.size_max, regime)
         _run_pass(item, judge, specs, cfg, record, attempt, strategy, cfg.large_examples,
                   LARGE_SHRINK_TRIES)
-        if record.findings:
-            return
 
 
 def _run_pass(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
