@@ -197,7 +197,7 @@ def test_cli_reports_a_bad_library_in_one_line(tmp_path, capsys):
     ("aclnn:lib=X.so,bogus=1", "AclnnBackend has no option 'bogus' (options: lib, product, device)"),
     ("aclnn:lib=X.so,product=a,product=b", "option 'product' is given more than once"),
     ("aclnn:lib=X.so,device=first", "option device=first is not an integer"),
-    ("reference:colour=red", "ReferenceBackend has no option 'colour'")])
+    ("reference:colour=red", "ReferenceBackend has no option 'colour' (options: product)")])
 def test_bad_backend_options(spec, needle):
     with pytest.raises(UsageError, match=re.escape(needle)):
         load_backend(spec)

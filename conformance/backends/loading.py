@@ -105,7 +105,9 @@ def _instantiate(spec: str, cls: type, options: dict[str, str | list[str]]) -> A
 
 def _option(spec: str, cls: type, params: Any, key: str, value: str | list[str]) -> Any:
     """The keyword argument for one option, converted to an int where the default is one."""
-    keywords = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    # only what a command line can give: str or int parameters (a SpecSet cannot be typed in)
+    keywords = [n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                and any(word in str(p.annotation) for word in ("str", "int"))]
     if key not in keywords:
         accepted = ", ".join(keywords) or "none"
         raise UsageError(f"--backend {spec}: {cls.__name__} has no option {key!r} (options: {accepted})")
