@@ -83,9 +83,12 @@ def _write_meta(report_dir: Path, meta: dict[str, Any]) -> None:
     tmp.replace(_meta_path(report_dir))  # never a half-written run.json, whatever kills us
 
 
-def finish_attempt(report_dir: Path) -> None:
+def finish_attempt(report_dir: Path, stopped: str | None = None) -> None:
+    """Record the attempt's end; ``stopped``: why it ended before its last item (-x, Ctrl-C)."""
     meta = read_meta(report_dir)
     meta["attempts"][-1]["ended"] = time.time()
+    if stopped:
+        meta["attempts"][-1]["stopped"] = stopped
     _write_meta(report_dir, meta)
 
 

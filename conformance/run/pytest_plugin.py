@@ -174,6 +174,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             progress.item_done(*value)
 
 
+def _stopped(session: pytest.Session, exitstatus: int) -> str | None:
+    """Why the run stopped before its last item (-x, --maxfail, Ctrl-C), or None."""
+    if exitstatus == pytest.ExitCode.INTERRUPTED:
+        return "interrupted"
+    return f"{session.shouldstop} (-x)" if session.shouldstop else None
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     if _JOURNAL in config.stash:
@@ -184,7 +191,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if progress is not None:
         progress.stop()
     cfg = config.stash[_CONFIG]
-    journal.finish_attempt(cfg.report_dir)
+    journal.finish_attempt(cfg.report_dir, _stopped(session, exitstatus))
     report, paths = rebuild_reports(cfg.report_dir)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
