@@ -251,7 +251,7 @@ def test_header(html):
 
 # -- failing clauses ---------------------------------------------------------------------------
 def test_failing_clauses_show_the_counterexample_and_replay(html, report):
-    ids = re.findall(r'<article class="failure" id="([^"]+)"', html)
+    ids = re.findall(r'<article class="failure fail" id="([^"]+)"', html)
     assert ids == [f"fail-{RP}-RP-PAD-LIMIT", f"fail-{RP}-RP-VALUES"]
     pad = text(fragment(html, f'id="fail-{RP}-RP-PAD-LIMIT"', "</article>"))
     assert PAD_MESSAGE in pad and "breaks RP-PAD-LIMIT (max)" in pad

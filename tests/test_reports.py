@@ -110,7 +110,7 @@ def test_the_hand_made_meta_has_the_keys_a_run_records(specs):
 
 
 def test_header_and_outcome(report, schema):
-    assert report["schema_version"] == "1.3" and report["outcome"] == "nonconformant"
+    assert report["schema_version"] == "1.4" and report["outcome"] == "nonconformant"
     assert report["backend"] == meta()["backend"] and report["products"] == ["atlas-a2", "atlas-inference"]
     assert (report["profile"], report["seed"], report["max_examples"]) == ("quick", 7, 25)
     assert report["spec"] == {"version": "1.0.0", "digest": "d6ffad9ef93c0653"}
@@ -138,7 +138,7 @@ def test_stats(report):
     stats = report["stats"]
     assert {k: v for k, v in stats.items() if k != "per_kind"} == {
         "cases": 67, "seconds": 2.5, "cases_per_second": 26.8, "items": 6, "items_failed": 3,
-        "items_incomplete": 0, "items_insufficient": 0,
+        "items_incomplete": 0, "items_not_run": 0, "items_insufficient": 0,
         "findings": 2}
     assert list(stats["per_kind"]) == list(KINDS)
     assert stats["per_kind"]["numerics"] == {"checks": 27, "failed": 3}
@@ -244,10 +244,11 @@ def test_summary(report):
     assert ("Backend `mine` · profile `quick` · precision `strict` · seed `7` · 67 cases in 2.5 s "
             "(26.8 cases/s) · spec 1.0.0 (d6ffad9ef93c0653)") in text
     # result rows per outcome; the errored RP item on atlas-a2 has no row, so no line here
-    header = ("| operator | product | pass | fail | waived | insufficient evidence | unspecified | "
-              "not applicable |")
+    header = ("| operator | product | pass | fail | waived | incomplete | insufficient evidence | "
+              "unspecified | not applicable | items not run |")
     assert _table(text, header) == [
-        [KL, A2, "1", "2", "0", "0", "1", ""], [RP, "atlas-inference", "0", "0", "0", "0", "0", "yes"]]
+        [KL, A2, "1", "2", "0", "0", "0", "1", "", ""],
+        [RP, "atlas-inference", "0", "0", "0", "0", "0", "0", "yes", ""]]
     findings = _table(text, "| operator | product | clause | kind | message |")
     assert [row[:4] for row in findings] == [[KL, A2, "KL-VALUES", "numerics"],
                                              [KL, A2, "KL-VALUES", "inputs-unchanged"]]
@@ -281,11 +282,17 @@ def test_an_interrupted_run_is_incomplete_not_conformant(schema, tmp_path):
     planned = {r.item for r in clean} | {cut.item, f"{KL}/{A2}/FLOAT16/memory"}
     report = build_report(meta(not_applicable=[]), clean + [cut], 1.0, planned)
     validate(report, schema)
-    assert report["outcome"] == "incomplete" and report["stats"]["items_incomplete"] == 2
+    assert report["outcome"] == "incomplete" and report["stats"]["items_incomplete"] == 1
+    assert report["stats"]["items_not_run"] == 1
     assert report["stats"]["items"] == len(clean) + 2 and report["stats"]["items_failed"] == 0
-    unfinished = {i["item"]: i["cases"] for i in report["items"] if i["outcome"] == "incomplete"}
-    assert unfinished == {cut.item: 4, f"{KL}/{A2}/FLOAT16/memory": 0}
-    assert summary_markdown(report).startswith("## aclnn conformance: ⏸ incomplete (2 items did not finish")
+    unfinished = {i["item"]: (i["outcome"], i["cases"]) for i in report["items"]
+                  if i["outcome"] in ("incomplete", "not-run")}
+    assert unfinished == {cut.item: ("incomplete", 4), f"{KL}/{A2}/FLOAT16/memory": ("not-run", 0)}
+    assert summary_markdown(report).startswith(
+        f"## aclnn conformance: ⏸ incomplete (1 of {len(clean) + 2} items did not run; 1 items did not "
+        "finish: `conformance run --resume`)")
+    # what was judged of KL on atlas-a2 is no pass while two of its items did not finish
+    assert {r["outcome"] for r in report["results"] if (r["api"], r["product"]) == (KL, A2)} == {"incomplete"}
     assert 'data-outcome="incomplete"' in render_html(report)
     failing = [r for r in records() if r.outcome == "fail"][:1]
     assert build_report(meta(), failing + [cut], 1.0, planned)["outcome"] == "nonconformant"

@@ -41,6 +41,11 @@ def record(api, product, subject, family, fails, case, *, finding=True):
 
 @pytest.fixture
 def report():
+    return findings_report()
+
+
+def findings_report():
+    """Five failing items on two operators and products, each with one finding."""
     fp16 = {"gradOutput": "FLOAT16[2]", "self": "FLOAT16[2]", "target": "FLOAT16[2]", "reduction": 1}
     mixed = {"gradOutput": "FLOAT16[1,1,1,1]", "self": "FLOAT16[1,1,1,1]", "padding": [0, 0, 0, 0, 0, 0],
              "gradInput": "FLOAT[1,1,1,1]/strides(1,1,1,1)+0"}

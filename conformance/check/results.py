@@ -90,8 +90,8 @@ class ItemRecord:
             return "error"
         if self.findings:
             return "fail"
-        if not self.complete:
-            return "incomplete"
+        if not self.complete:  # killed while it ran, or never started (-x, Ctrl-C, a kill)
+            return "incomplete" if self.cases else "not-run"
         return "insufficient" if self.judged < self.quota else "pass"
 
     def add(self, checks: list[Check], observations: list[tuple[str, str]],

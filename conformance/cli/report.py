@@ -12,6 +12,7 @@ from conformance.errors import UsageError
 from conformance.report.files import load_report
 from conformance.report.html import HTML_NAME, render_html
 from conformance.report.rebuild import rebuild_reports
+from conformance.report.summary import console_line
 
 
 def add_parsers(sub: Any) -> None:
@@ -48,9 +49,7 @@ def _rebuild(report_dir: Path, output: str | None) -> int:
     if output:
         raise UsageError("-o applies to one report.json; a report dir's reports are rebuilt in place")
     report, paths = rebuild_reports(report_dir)
-    stats = report["stats"]
-    print(f"conformance: {report['outcome']} — {stats['items']} items ({stats['items_incomplete']} "
-          f"incomplete), {stats['cases']} cases, {stats['findings']} finding(s)")
+    print(console_line(report))
     for path in paths.values():
         print(f"wrote {path}")
     return 0

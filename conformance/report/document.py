@@ -5,9 +5,16 @@ from collections import Counter
 from typing import Any
 
 from conformance.check.results import ItemRecord, split_item_id
-from conformance.report.outcome import numerics_rows, observation_rows, per_kind, result_row, run_outcome
+from conformance.report.outcome import (
+    numerics_rows,
+    observation_rows,
+    per_kind,
+    result_row,
+    run_outcome,
+    unfinished_pairs,
+)
 
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 
 
 def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float,
@@ -18,11 +25,12 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
     findings = [f.to_json() for r in records for f in r.findings]
     errors = [{"item": r.item, "error": r.error} for r in records if r.error]
     cases = sum(r.cases for r in records)
-    results = _results(records) + [
+    unfinished = unfinished_pairs(_item(r) for r in records)
+    results = _results(records, unfinished) + [
         {"api": a, "product": p, "clause": "*", "kind": "*", "cases": 0, "failed": 0, "observed": 0,
          "outcome": "not-applicable", "reason": reason} for a, p, reason in meta.get("not_applicable", [])]
     results.sort(key=lambda r: (r["api"], r["product"], r["clause"], r["kind"]))
-    incomplete = sum(r.outcome == "incomplete" for r in records)
+    outcomes = Counter(r.outcome for r in records)
     report = {
         "schema_version": SCHEMA_VERSION,
         "tool": meta.get("tool", {}),
@@ -37,11 +45,12 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "precision": meta.get("precision", "strict"),
         "spec": meta["spec"],
         "started": meta["started"],
+        "stopped": stopped(meta),
         "stats": {"cases": cases, "seconds": round(seconds, 3),
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
                   "items": len(records), "items_failed": sum(r.outcome in ("fail", "error") for r in records),
-                  "items_incomplete": incomplete,
-                  "items_insufficient": sum(r.outcome == "insufficient" for r in records),
+                  "items_incomplete": outcomes["incomplete"], "items_not_run": outcomes["not-run"],
+                  "items_insufficient": outcomes["insufficient"],
                   "findings": len(findings), "per_kind": _per_kind(records)},
         "results": results,
         "findings": findings,
@@ -54,6 +63,12 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
     }
     report["outcome"] = run_outcome(report)
     return report
+
+
+def stopped(meta: dict[str, Any]) -> str | None:
+    """Why the last attempt of the run ended before its last item (-x, Ctrl-C), or None."""
+    attempts = meta.get("attempts") or [{}]
+    return attempts[-1].get("stopped")
 
 
 def _item(r: ItemRecord) -> dict[str, Any]:
@@ -71,7 +86,7 @@ def _with_unrun(records: list[ItemRecord], planned: set[str]) -> list[ItemRecord
     return list(records) + unrun
 
 
-def _results(records: list[ItemRecord]) -> list[dict[str, Any]]:
+def _results(records: list[ItemRecord], unfinished: set[tuple[str, str]]) -> list[dict[str, Any]]:
     tally: dict[tuple[str, str, str, str], Counter] = {}
     for r in records:
         for (clause, kind, outcome), n in r.checks.items():
@@ -85,7 +100,7 @@ def _results(records: list[ItemRecord]) -> list[dict[str, Any]]:
     for key, c in sorted(tally.items()):
         failed = c["fail"] + (c["finding"] if not c["fail"] else 0)
         rows.append(result_row(key, c["pass"] + c["fail"] + c["observed"], failed, c["observed"],
-                               c["insufficient"]))
+                               c["insufficient"], unfinished))
     return rows
 
 

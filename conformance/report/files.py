@@ -1,5 +1,5 @@
 """A report document read from report.json, and written as report.json, junit.xml (one testcase per
-result) and summary.md."""
+result) and summary.md (``summary.py``)."""
 from __future__ import annotations
 
 import json
@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance.errors import UsageError
+from conformance.report.outcome import UNFINISHED
+from conformance.report.summary import summary_markdown
 
 #: What every reader of a report needs (merge needs more: report/merge.py).
 REQUIRED = ("outcome", "results", "findings")
@@ -59,39 +61,54 @@ def _findings_of(report: dict[str, Any], row: dict[str, Any]) -> list[dict[str, 
 
 
 def junit_xml(report: dict[str, Any]) -> bytes:
-    rows = report["results"]
+    """One testcase per result row and per item error; the suite's counts are counted from the
+    elements written, so they always match them."""
     suite = ET.Element("testsuite", name=f"conformance[{report['backend'].get('name', '')}]",
-                       tests=str(len(rows) + len(report["errors"])),
-                       failures=str(sum(r["outcome"] in ("fail", "insufficient") for r in rows)),
-                       errors=str(len(report["errors"])),
-                       skipped=str(sum(r["outcome"] == "not-applicable" for r in rows)),
                        time=str(report["stats"]["seconds"]))
-    for row in rows:
-        case = ET.SubElement(suite, "testcase", classname=f"{row['api']}.{row['product']}",
-                             name=f"{row['clause']}:{row['kind']}")
-        if row["outcome"] == "fail":
-            found = _findings_of(report, row)
-            text = "\n".join(f"{f['message']}\n  replay: {f['replay'] or '(none)'}" for f in found)
-            first = found[0]["message"] if found else f"{row['failed']} failing case(s)"
-            ET.SubElement(case, "failure", message=first[:500]).text = text
-        elif row["outcome"] == "insufficient":  # never a pass: too few cases were judged
-            ET.SubElement(case, "failure", message=f"insufficient evidence: {_evidence(report, row)}")
-        elif row["outcome"] == "waived":
-            found = [f for f in _findings_of(report, row) if "waived" in f]
-            why = "; ".join(f"waived: {f['waived']['reason']} (until {f['waived']['expires']})"
-                            for f in found[:1]) or "waived"
-            ET.SubElement(case, "skipped", message=why[:500])
-        elif row["outcome"] == "not-applicable":
-            ET.SubElement(case, "skipped", message=row.get("reason", "not applicable"))
-        elif row["outcome"] == "unspecified":
-            seen = [o for o in report["observations"] if (o["api"], o["product"], o["clause"]) ==
-                    (row["api"], row["product"], row["clause"])]
-            ET.SubElement(case, "system-out").text = "\n".join(
-                f"unspecified: {o['behaviour']} ({o['cases']} cases)" for o in seen)
+    for row in report["results"]:
+        _row_case(ET.SubElement(suite, "testcase", classname=f"{row['api']}.{row['product']}",
+                                name=f"{row['clause']}:{row['kind']}"), report, row)
     for err in report["errors"]:
         case = ET.SubElement(suite, "testcase", classname="conformance", name=err["item"])
         ET.SubElement(case, "error", message=err["error"][:500]).text = err["error"]
+    cases = suite.findall("testcase")
+    suite.attrib.update({"tests": str(len(cases)), **{
+        plural: str(sum(c.find(tag) is not None for c in cases))
+        for tag, plural in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped"))}})
     return _document(suite)
+
+
+def _row_case(case: ET.Element, report: dict[str, Any], row: dict[str, Any]) -> None:
+    outcome = row["outcome"]
+    if outcome == "fail":
+        found = _findings_of(report, row)
+        text = "\n".join(f"{f['message']}\n  replay: {f['replay'] or '(none)'}" for f in found)
+        first = found[0]["message"] if found else f"{row['failed']} failing case(s)"
+        ET.SubElement(case, "failure", message=first[:500]).text = text
+    elif outcome == "insufficient":  # never a pass: too few cases were judged
+        ET.SubElement(case, "failure", message=f"insufficient evidence: {_evidence(report, row)}")
+    elif outcome == "incomplete":  # never a pass: items that speak for it did not run
+        ET.SubElement(case, "skipped", message=f"incomplete: {_unfinished(report, row)}")
+    elif outcome == "waived":
+        found = [f for f in _findings_of(report, row) if "waived" in f]
+        why = "; ".join(f"waived: {f['waived']['reason']} (until {f['waived']['expires']})"
+                        for f in found[:1]) or "waived"
+        ET.SubElement(case, "skipped", message=why[:500])
+    elif outcome == "not-applicable":
+        ET.SubElement(case, "skipped", message=row.get("reason", "not applicable"))
+    elif outcome == "unspecified":
+        seen = [o for o in report["observations"] if (o["api"], o["product"], o["clause"]) ==
+                (row["api"], row["product"], row["clause"])]
+        ET.SubElement(case, "system-out").text = "\n".join(
+            f"unspecified: {o['behaviour']} ({o['cases']} cases)" for o in seen)
+
+
+def _unfinished(report: dict[str, Any], row: dict[str, Any]) -> str:
+    prefix = f"{row['api']}/{row['product']}/"
+    short = [i["item"] for i in report.get("items", [])
+             if i["outcome"] in UNFINISHED and i["item"].startswith(prefix)]
+    return (f"{len(short)} item(s) of {row['api']} on {row['product']} did not finish "
+            f"({', '.join(short[:3])}{', …' if len(short) > 3 else ''}): nothing here is a pass yet")
 
 
 def _evidence(report: dict[str, Any], row: dict[str, Any]) -> str:
@@ -107,50 +124,3 @@ def _document(suite: ET.Element) -> bytes:
     root = ET.Element("testsuites")
     root.append(suite)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
-
-
-VERDICTS = {"conformant": "✅ conformant", "nonconformant": "❌ nonconformant",
-            "incomplete": "⏸ incomplete", "empty": "∅ empty (nothing was judged)"}
-
-
-def summary_markdown(report: dict[str, Any]) -> str:
-    """A verdict line, a per-operator/product table, and every failing finding with its replay."""
-    stats = report["stats"]
-    verdict = VERDICTS.get(report["outcome"], report["outcome"])
-    if report["outcome"] == "incomplete":
-        why = []
-        if stats.get("items_incomplete"):
-            why.append(f"{stats['items_incomplete']} items did not finish: `conformance run --resume`")
-        if stats.get("items_insufficient"):
-            why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
-        verdict += f" ({'; '.join(why)})" if why else ""
-    lines = [f"## aclnn conformance: {verdict}", "",
-             f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · precision "
-             f"`{report.get('precision', 'strict')}` · seed "
-             f"`{report['seed']}` · {stats['cases']} cases in {stats['seconds']:.1f} s "
-             f"({stats['cases_per_second']} cases/s) · spec {report['spec'].get('version')} "
-             f"({report['spec'].get('digest')})" + (f" · shard {report['shard']}" if report.get("shard")
-                                                     else ""), "",
-             "| operator | product | pass | fail | waived | insufficient evidence | unspecified | "
-             "not applicable |", "|---|---|---:|---:|---:|---:|---:|---:|"]
-    groups: dict[tuple[str, str], dict[str, int]] = {}
-    for row in report["results"]:
-        g = groups.setdefault((row["api"], row["product"]), {})
-        g[row["outcome"]] = g.get(row["outcome"], 0) + 1
-    for (api, product), g in sorted(groups.items()):
-        lines.append(f"| {api} | {product} | {g.get('pass', 0)} | {g.get('fail', 0)} | "
-                     f"{g.get('waived', 0)} | {g.get('insufficient', 0)} | {g.get('unspecified', 0)} | "
-                     f"{'yes' if g.get('not-applicable') else ''} |")
-    if report["findings"]:
-        lines += ["", "### Findings", "", "| operator | product | clause | kind | message |",
-                  "|---|---|---|---|---|"]
-        for f in report["findings"]:
-            message = f["message"].replace("|", "\\|").replace("\n", " ")
-            if "waived" in f:
-                message = f"(waived: {f['waived']['reason']}) {message}"
-            lines.append(f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {message} |")
-        replays = [f["replay"] for f in report["findings"] if f["replay"]]
-        lines += ["", "Replay:", "", "```", *replays, "```"]
-    for err in report["errors"]:
-        lines += ["", f"**Error** in `{err['item']}`: {err['error']}"]
-    return "\n".join(lines) + "\n"

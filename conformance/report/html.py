@@ -5,11 +5,14 @@ fetch. Everything it shows is computed here into plain dicts, so the template on
 
 - the header: verdict, backend, products, seed, profile, spec, date, duration, cases;
 - the compliance matrix (table ``#compliance-matrix``): one row per documented clause, in spec order
-  per operator, one column per product; each cell has ``data-state`` (``pass``, ``fail``,
-  ``unspecified``, ``not-applicable``, ``not-run``) and ``data-cases`` (the checks of its result rows,
+  per operator, one column per product; each cell has ``data-state`` (one of
+  ``LABELS``: the first of its rows' outcomes in ``outcome.SEVERITY``, so a cell whose failures
+  are all waived is ``waived``, never ``fail``) and ``data-cases`` (the checks of its result rows,
   summed over the kinds);
 - per operator a dtype x product table (``#dtypes-<operator>``) from the valid-case items;
-- every failing clause with its findings and counterexamples;
+- every failing clause with its findings and counterexamples, then the waived ones with their
+  waiver's reason, link and expiry; the waivers that expired or matched nothing;
+- what did not run (a run stopped by ``-x`` or killed);
 - the numerics histograms (inline SVG bar charts of ``report["numerics"]``);
 - the unspecified observations and the item errors.
 """
@@ -23,11 +26,13 @@ import jinja2
 from conformance.check.results import split_item_id
 from conformance.report.html_charts import numerics_charts
 from conformance.report.html_format import fmt_date, fmt_duration, fmt_number, fmt_value, slug, to_float
-from conformance.report.outcome import row_outcome
+from conformance.report.outcome import worst
+from conformance.report.summary import not_run_groups, verdict_notes
 
 TEMPLATE = "report.html.j2"
 DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
-LABELS = {"pass": "pass", "fail": "fail", "insufficient": "insufficient evidence",
+LABELS = {"pass": "pass", "fail": "fail", "waived": "waived", "incomplete": "incomplete",
+          "insufficient": "insufficient evidence",
           "unspecified": "unspecified", "not-applicable": "not applicable",
           "not-run": "not run", "not-documented": "not documented", "error": "error"}
 
@@ -54,7 +59,10 @@ def view(report: dict[str, Any]) -> dict[str, Any]:
     matrix = clause_matrix(report, apis, products)
     return {"r": report, "header": header(report, products), "products": products, "matrix": matrix,
             "totals": _totals(matrix, products), "dtype_tables": dtype_tables(report, apis, products),
-            "failing": failing_clauses(report, matrix), "charts": numerics_charts(report, apis),
+            "failing": failing_clauses(report, matrix, "fail"),
+            "waived": failing_clauses(report, matrix, "waived"),
+            "waivers": {"applied": [], "expired": [], "stale": [], **(report.get("waivers") or {})},
+            "not_run": not_run_groups(report), "charts": numerics_charts(report, apis),
             "observations": observations(report), "errors": list(report.get("errors") or [])}
 
 
@@ -69,7 +77,7 @@ def header(report: dict[str, Any], products: list[str]) -> dict[str, Any]:
     stats = report.get("stats") or {}
     backend = report.get("backend") or {}
     spec = report.get("spec") or {}
-    return {"outcome": report.get("outcome", "unknown"),
+    return {"outcome": report.get("outcome", "unknown"), "notes": verdict_notes(report) if stats else [],
             "backend": backend.get("name") or backend.get("spec") or "?",
             "backend_version": backend.get("version") or "", "backend_spec": backend.get("spec") or "",
             "products": products, "seed": report.get("seed"), "profile": report.get("profile"),
@@ -102,17 +110,17 @@ def _aggregate(report: dict[str, Any]) -> tuple[dict[tuple[str, str, str], dict[
 
 
 def _cell(api: str, product: str, clause: str, agg: dict[str, Any] | None, na: str | None) -> dict[str, Any]:
-    base = {"api": api, "product": product, "clause": clause, "cases": 0, "failed": 0, "observed": 0,
-            "anchor": slug("fail", api, clause)}
+    base = {"api": api, "product": product, "clause": clause, "cases": 0, "failed": 0, "observed": 0}
     if na is not None:
         return {**base, "state": "not-applicable", "title": na or "not applicable"}
     if agg is None:
         return {**base, "state": "not-run", "title": "no case of this run checked this clause"}
-    state = row_outcome(agg["failed"], agg["observed"], agg["insufficient"])
+    state = worst(k["outcome"] for k in agg["kinds"])
     title = "; ".join(f"{k['kind']}: {k['cases']} checks, {k['failed']} failed"
                       + (f", {k['observed']} observed" if k["observed"] else "") for k in agg["kinds"])
-    return {**base, "state": state, "cases": agg["cases"], "failed": agg["failed"],
-            "observed": agg["observed"], "title": title, "kinds": [k["kind"] for k in agg["kinds"]]}
+    return {**base, "state": state, "anchor": slug(state, api, clause), "cases": agg["cases"],
+            "failed": agg["failed"], "observed": agg["observed"], "title": title,
+            "kinds": [k["kind"] for k in agg["kinds"]]}
 
 
 def clause_matrix(report: dict[str, Any], apis: list[str], products: list[str]) -> list[dict[str, Any]]:
@@ -165,8 +173,7 @@ def _dtype_cell(items: list[dict[str, Any]] | None, documented: bool, na: str | 
         title = "documented, but no item of this run ran it" if documented else \
             "the documents do not allow this dtype on this product"
         return {"state": state, "cases": 0, "title": title, "families": []}
-    outcomes = {i["outcome"] for i in items}
-    state = "fail" if "fail" in outcomes else "error" if "error" in outcomes else "pass"
+    state = worst(i["outcome"] for i in items)
     title = "; ".join(f"{i['family']}: {i['outcome']}, {i['cases']} cases" for i in items)
     if not documented:
         title += " (dtype not documented for this product)"
@@ -196,22 +203,25 @@ def dtype_tables(report: dict[str, Any], apis: list[str], products: list[str]) -
 
 
 # -- failing clauses ---------------------------------------------------------------------------
-def failing_clauses(report: dict[str, Any], matrix: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each failing clause (spec order) with its failing cells and its findings, laid out."""
+def failing_clauses(report: dict[str, Any], matrix: list[dict[str, Any]], state: str) -> list[dict[str, Any]]:
+    """Each clause (spec order) with a cell in ``state`` (``fail`` or ``waived``), with those cells
+    and their findings (for ``waived``, the waived ones), laid out."""
     out = []
     for group in matrix:
         for row in group["rows"]:
-            failed = [c for c in row["cells"] if c["state"] == "fail"]
+            failed = [c for c in row["cells"] if c["state"] == state]
             if not failed:
                 continue
+            products = {c["product"] for c in failed}
             findings = [finding_view(f) for f in report.get("findings") or []
-                        if (f["api"], f["clause"]) == (group["api"], row["id"])]
+                        if (f["api"], f["clause"]) == (group["api"], row["id"]) and f["product"] in products
+                        and ("waived" in f) == (state == "waived")]
             seen: set[str] = set()
             for f in findings:  # open the first counterexample of each product, fold the others
                 f["first"] = f["product"] not in seen
                 seen.add(f["product"])
             out.append({"api": group["api"], "clause": row, "cells": failed, "findings": findings,
-                        "anchor": slug("fail", group["api"], row["id"])})
+                        "anchor": slug(state, group["api"], row["id"])})
     return out
 
 
@@ -219,7 +229,8 @@ def finding_view(finding: dict[str, Any]) -> dict[str, Any]:
     details = finding.get("details") or {}
     extra = {k: v for k, v in details.items() if k not in ("case", "origin", "numerics", "traceback")}
     numerics = details.get("numerics")
-    return {**finding, "case": [(k, fmt_value(v)) for k, v in (details.get("case") or {}).items()],
+    return {**finding, "waived": finding.get("waived"),
+            "case": [(k, fmt_value(v)) for k, v in (details.get("case") or {}).items()],
             "origin": details.get("origin", ""),
             "extra": [(DETAIL_NAMES.get(k, k), fmt_value(v)) for k, v in extra.items()],
             "numerics": numerics_view(numerics) if isinstance(numerics, dict) else None,

@@ -5,10 +5,11 @@ inputs' items would have written, except:
 
 - ``stats.seconds`` is the **sum** of the inputs' ``stats.seconds`` (machine time, not wall time: the
   shards may have run in parallel), and ``cases_per_second`` is recomputed from it;
-- ``started`` is the earliest input's;
+- ``started`` is the earliest input's; ``stopped`` the first input's that stopped early;
 - ``tool`` and ``backend`` are the first input's (``backend.product`` becomes null when the inputs
   disagree on it); a ``shard`` key, if the inputs have one, becomes null;
-- waivers are dropped (``waivers`` and every finding's ``waived``): apply them again to the merge.
+- waivers are dropped (``waivers``, every finding's ``waived``, and a ``waived`` item is ``fail``
+  again): apply them again to the merge.
 
 The inputs must agree on ``schema_version``, ``spec`` (version and digest), ``backend.spec``, ``seed``,
 ``profile`` and ``max_examples``, and must not share an item id (results would count its cases
@@ -23,7 +24,14 @@ from typing import Any
 
 from conformance.errors import UsageError
 from conformance.report.files import REQUIRED, report_problem
-from conformance.report.outcome import numerics_rows, observation_rows, per_kind, result_row, run_outcome
+from conformance.report.outcome import (
+    numerics_rows,
+    observation_rows,
+    per_kind,
+    result_row,
+    run_outcome,
+    unfinished_pairs,
+)
 
 Key = tuple[str, str, str, str]
 
@@ -49,9 +57,9 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
         raise ValueError("names must label every report")
     _check(reports, names)
     first = reports[0]
-    results = _results(reports)
-    findings = [_unwaived(f) for r in reports for f in r["findings"]]
     items, errors = _items(reports)
+    results = _results(reports, unfinished_pairs(items))
+    findings = [_unwaived(f) for r in reports for f in r["findings"]]
     cases = sum(r["stats"]["cases"] for r in reports)
     seconds = round(sum(r["stats"]["seconds"] for r in reports), 3)
     merged: dict[str, Any] = {
@@ -67,10 +75,12 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
         "precision": first.get("precision", "strict"),
         "spec": dict(first["spec"]),
         "started": min((r["started"] for r in reports if r.get("started")), default=None),
+        "stopped": next((r["stopped"] for r in reports if r.get("stopped")), None),
         "stats": {"cases": cases, "seconds": seconds,
                   "cases_per_second": round(cases / seconds, 1) if seconds > 0 else 0.0,
                   "items": len(items), "items_failed": sum(i["outcome"] in ("fail", "error") for i in items),
                   "items_incomplete": sum(i["outcome"] == "incomplete" for i in items),
+                  "items_not_run": sum(i["outcome"] == "not-run" for i in items),
                   "items_insufficient": sum(i["outcome"] == "insufficient" for i in items),
                   "findings": len(findings),
                   "per_kind": per_kind((k, e["checks"], e["failed"]) for r in reports
@@ -141,7 +151,7 @@ def _key(row: dict[str, Any]) -> Key:
     return row["api"], row["product"], row["clause"], row["kind"]
 
 
-def _results(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _results(reports: Sequence[dict[str, Any]], unfinished: set[tuple[str, str]]) -> list[dict[str, Any]]:
     """Rows summed per key; not-applicable rows once, and only if no input checked that (api, product)."""
     tally: dict[Key, Counter] = {}
     not_applicable: dict[tuple[str, str], dict[str, Any]] = {}
@@ -156,7 +166,7 @@ def _results(reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     checked = {(api, product) for api, product, _, _ in tally}
     rows = []
     for key, c in sorted(tally.items()):
-        rows.append(result_row(key, c["cases"], c["failed"], c["observed"], c["insufficient"]))
+        rows.append(result_row(key, c["cases"], c["failed"], c["observed"], c["insufficient"], unfinished))
     return rows + [row for ap, row in not_applicable.items() if ap not in checked]
 
 
@@ -166,9 +176,13 @@ def _unwaived(finding: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _unwaived_item(item: dict[str, Any]) -> dict[str, Any]:
+    return {**item, "outcome": "fail" if item["outcome"] == "waived" else item["outcome"]}
+
+
 def _items(reports: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Items by id, sorted (ids are unique: ``_check_disjoint``); errors in input order."""
-    items = {item["item"]: dict(item) for report in reports for item in report["items"]}
+    items = {item["item"]: _unwaived_item(item) for report in reports for item in report["items"]}
     errors = [dict(err) for report in reports for err in report["errors"]]
     return [items[k] for k in sorted(items)], errors
 

@@ -10,16 +10,39 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from conformance.check.results import split_item_id
 from conformance.spec.model import KINDS
 
+#: Item outcomes of an item that did not finish: killed while it ran, or never started (-x, Ctrl-C).
+UNFINISHED = ("incomplete", "not-run")
+#: Every state a result row, an item or a report cell can have, the one that speaks first first:
+#: a cell or table entry summing several of them shows the first of theirs in this order.
+SEVERITY = ("fail", "error", "waived", "not-run", "incomplete", "insufficient", "unspecified", "pass",
+            "not-applicable")
 
-def row_outcome(failed: int, observed: int, insufficient: int = 0) -> str:
-    """A result row (api, product, clause, kind): any failure fails it; an item that judged too
-    few cases for it makes it ``insufficient`` (never a pass); observations alone make it
-    ``unspecified``; otherwise it passed."""
+
+def worst(states: Iterable[str]) -> str:
+    """The state that speaks first (``SEVERITY``) among ``states``; ``not-run`` when there are none."""
+    found = [s for s in states if s in SEVERITY]
+    return min(found, key=SEVERITY.index) if found else "not-run"
+
+
+def row_outcome(failed: int, observed: int, insufficient: int = 0, unfinished: bool = False) -> str:
+    """A result row (api, product, clause, kind): any failure fails it; when an item of its
+    operator and product did not finish (``unfinished``: the run was stopped or killed), what was
+    judged is no pass: ``incomplete``; an item that judged too few cases for it makes it
+    ``insufficient`` (never a pass); observations alone make it ``unspecified``; otherwise it passed."""
     if failed:
         return "fail"
+    if unfinished:
+        return "incomplete"
     return "insufficient" if insufficient else "unspecified" if observed else "pass"
+
+
+def unfinished_pairs(items: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
+    """The (api, product) pairs with an item that did not finish: their rows cannot pass."""
+    return {parts[:2] for i in items if i["outcome"] in UNFINISHED
+            and (parts := split_item_id(i["item"])) is not None}
 
 
 def run_outcome(report: dict[str, Any]) -> str:
@@ -31,8 +54,8 @@ def run_outcome(report: dict[str, Any]) -> str:
         return "empty"  # nothing was judged: never conformant (an empty shard, say)
     if unwaived or report.get("errors") or any(r["outcome"] == "fail" for r in report["results"]):
         return "nonconformant"
-    if any(i["outcome"] in ("incomplete", "insufficient") for i in report.get("items", [])):
-        return "incomplete"  # not everything was judged: items cut off, or with too little evidence
+    if any(i["outcome"] in (*UNFINISHED, "insufficient") for i in report.get("items", [])):
+        return "incomplete"  # not everything was judged: items cut off or not run, or too little evidence
     return "conformant"
 
 
@@ -59,12 +82,13 @@ def numerics_rows(merged: dict[tuple[str, str], Counter]) -> list[dict[str, Any]
 
 
 def result_row(key: tuple[str, str, str, str], cases: int, failed: int, observed: int,
-               insufficient: int = 0) -> dict[str, Any]:
+               insufficient: int = 0, unfinished: set[tuple[str, str]] = frozenset()) -> dict[str, Any]:
     """A result row; ``insufficient``: how many items judged too few cases for it (a key of its
-    own only when some did)."""
+    own only when some did); ``unfinished``: the ``unfinished_pairs`` of the run."""
     api, product, clause, kind = key
+    outcome = row_outcome(failed, observed, insufficient, (api, product) in unfinished)
     row = {"api": api, "product": product, "clause": clause, "kind": kind, "cases": cases,
-           "failed": failed, "observed": observed, "outcome": row_outcome(failed, observed, insufficient)}
+           "failed": failed, "observed": observed, "outcome": outcome}
     if insufficient:
         row["insufficient"] = insufficient
     return row

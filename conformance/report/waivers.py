@@ -18,7 +18,8 @@ the waiver gives, the finding's is the same. A finding's dtypes are the subject 
 waiver of either.
 
 ``apply_waivers`` marks matched findings ``"waived": {reason, link, expires}``, recomputes the result
-rows (``waived`` when every failure of a row is waived) and the outcome, and lists the waivers under
+rows (``waived`` when every failure of a row is waived), the items (``waived`` when every finding of
+a failing item is) and the outcome, and lists the waivers under
 ``report["waivers"]``: ``applied`` (matched at least one finding), ``expired`` (past ``expires``: they
 waive nothing, their findings still fail) and ``stale`` (unexpired, matched nothing: remove them).
 """
@@ -213,6 +214,7 @@ def apply_waivers(report: dict[str, Any], waivers: Sequence[Waiver], today: dt.d
             f["waived"] = {"reason": chosen.reason, "link": chosen.link,
                            "expires": chosen.expires.isoformat()}
     _rows(out, active, standard)
+    _items(out)
     out["outcome"] = run_outcome(out)
     out["waivers"] = {
         "applied": [_entry(w, counts) for w in active if counts[id(w)]],
@@ -224,6 +226,17 @@ def apply_waivers(report: dict[str, Any], waivers: Sequence[Waiver], today: dt.d
 
 def _entry(w: Waiver, counts: dict[int, int]) -> dict[str, Any]:
     return {**w.to_json(), "findings": counts[id(w)]}
+
+
+def _items(report: dict[str, Any]) -> None:
+    """A failing item is ``waived`` when it has findings and every one of them is waived."""
+    by_item: dict[str, list[dict[str, Any]]] = {}
+    for f in report["findings"]:
+        by_item.setdefault(f.get("item", ""), []).append(f)
+    for item in report.get("items", []):
+        if item["outcome"] in ("fail", "waived"):
+            found = by_item.get(item["item"], [])
+            item["outcome"] = "waived" if found and all("waived" in f for f in found) else "fail"
 
 
 def _rows(report: dict[str, Any], active: Iterable[Waiver], standard: str) -> None:

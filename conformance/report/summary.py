@@ -1,0 +1,148 @@
+"""summary.md: the verdict and why, a per-operator/product table, the findings with their replays,
+the waivers and what did not run; short enough to post as a CI comment."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from conformance.check.results import split_item_id
+from conformance.report.outcome import UNFINISHED
+
+VERDICTS = {"conformant": "✅ conformant", "nonconformant": "❌ nonconformant",
+            "incomplete": "⏸ incomplete", "empty": "∅ empty (nothing was judged)"}
+#: The table's columns: (row outcome, heading).
+COLUMNS = (("pass", "pass"), ("fail", "fail"), ("waived", "waived"), ("incomplete", "incomplete"),
+           ("insufficient", "insufficient evidence"), ("unspecified", "unspecified"))
+
+
+def verdict_notes(report: dict[str, Any]) -> list[str]:
+    """What the verdict does not cover: a stop, items not run or unfinished, thin evidence."""
+    stats, why = report["stats"], []
+    if report.get("stopped"):
+        why.append(f"stopped early: {report['stopped']}")
+    if stats.get("items_not_run"):
+        why.append(f"{stats['items_not_run']} of {stats['items']} items did not run")
+    if stats.get("items_incomplete"):
+        why.append(f"{stats['items_incomplete']} items did not finish")
+    if stats.get("items_not_run") or stats.get("items_incomplete"):
+        why[-1] += ": `conformance run --resume`"
+    if stats.get("items_insufficient"):
+        why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
+    return why
+
+
+def verdict(report: dict[str, Any]) -> str:
+    """The verdict, with ``verdict_notes`` in parentheses."""
+    why = verdict_notes(report)
+    text = VERDICTS.get(report["outcome"], report["outcome"])
+    return text + (f" ({'; '.join(why)})" if why else "")
+
+
+def console_line(report: dict[str, Any]) -> str:
+    """The run's one-line verdict for a terminal: outcome, what it does not cover, the counts."""
+    stats, why = report["stats"], "; ".join(verdict_notes(report)).replace("`", "")
+    return (f"conformance: {report['outcome']}{f' ({why})' if why else ''} — {stats['items']} items, "
+            f"{stats['cases']} cases, {stats['findings']} finding(s), {stats['cases_per_second']} cases/s")
+
+
+def summary_markdown(report: dict[str, Any]) -> str:
+    """A verdict line, a per-operator/product table, and every finding with its replay."""
+    lines = [f"## aclnn conformance: {verdict(report)}", "", _header(report), "", *_table(report)]
+    lines += _findings(report) + _waivers(report) + _not_run(report)
+    for err in report["errors"]:
+        lines += ["", f"**Error** in `{err['item']}`: {err['error']}"]
+    return "\n".join(lines) + "\n"
+
+
+def _header(report: dict[str, Any]) -> str:
+    stats, spec = report["stats"], report["spec"]
+    shard = f" · shard {report['shard']}" if report.get("shard") else ""
+    return (f"Backend `{report['backend'].get('name')}` · profile `{report['profile']}` · precision "
+            f"`{report.get('precision', 'strict')}` · seed `{report['seed']}` · {stats['cases']} cases in "
+            f"{stats['seconds']:.1f} s ({stats['cases_per_second']} cases/s) · spec {spec.get('version')} "
+            f"({spec.get('digest')}){shard}")
+
+
+def _table(report: dict[str, Any]) -> list[str]:
+    groups: dict[tuple[str, str], Counter] = {}
+    for row in report["results"]:
+        groups.setdefault((row["api"], row["product"]), Counter())[row["outcome"]] += 1
+    for item in report.get("items", []):
+        parts = split_item_id(item["item"])
+        if parts is not None and item["outcome"] == "not-run":
+            groups.setdefault(parts[:2], Counter())["items not run"] += 1
+    heads = [h for _, h in COLUMNS] + ["not applicable", "items not run"]
+    lines = ["| operator | product | " + " | ".join(heads) + " |", "|---|---|" + "---:|" * len(heads)]
+    for (api, product), g in sorted(groups.items()):
+        cells = [str(g[o]) for o, _ in COLUMNS] + ["yes" if g["not-applicable"] else "",
+                                                   str(g["items not run"] or "")]
+        lines.append(f"| {api} | {product} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _findings(report: dict[str, Any]) -> list[str]:
+    lines = []
+    failing = [f for f in report["findings"] if "waived" not in f]
+    waived = [f for f in report["findings"] if "waived" in f]
+    if failing:
+        lines += ["", "### Findings", "", "| operator | product | clause | kind | message |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {_cell(f['message'])} |"
+                  for f in failing]
+        replays = [f["replay"] for f in failing if f["replay"]]
+        lines += ["", "Replay:", "", "```", *replays, "```"] if replays else []
+    if waived:
+        lines += ["", "### Waived findings (accepted, they do not fail the run)", "",
+                  "| operator | product | clause | kind | reason | until | message |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {_reason(f['waived'])} | "
+                  f"{f['waived']['expires']} | {_cell(f['message'])} |" for f in waived]
+    return lines
+
+
+def _reason(waiver: dict[str, Any]) -> str:
+    link = waiver.get("link")
+    return _cell(waiver["reason"]) + (f" ([link]({link}))" if link else "")
+
+
+def _waivers(report: dict[str, Any]) -> list[str]:
+    """Expired waivers (their findings fail again) and stale ones (they matched nothing)."""
+    said = report.get("waivers") or {}
+    lines = []
+    for key, title in (("expired", "Expired waivers (they waive nothing: renew or fix)"),
+                       ("stale", "Stale waivers (they matched no finding: remove them)")):
+        if said.get(key):
+            lines += ["", f"### {title}", ""]
+            lines += [f"- `{w['clause']}`{_scope(w)}: {_cell(w['reason'])} — expires {w['expires']} "
+                      f"({w.get('source') or 'waiver file'})" for w in said[key]]
+    return lines
+
+
+def _scope(w: dict[str, Any]) -> str:
+    scope = [f"{k} {w[k]}" for k in ("product", "dtype", "kind", "precision") if w.get(k)]
+    return f" ({', '.join(scope)})" if scope else ""
+
+
+def not_run_groups(report: dict[str, Any]) -> dict[tuple[str, str], dict[str, list[str]]]:
+    """(api, product) -> subject -> the families of its items that did not run or finish (a
+    family that started is marked ``(unfinished)``)."""
+    groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for item in report.get("items", []):
+        parts = split_item_id(item["item"])
+        if parts is not None and item["outcome"] in UNFINISHED:
+            mark = "" if item["outcome"] == "not-run" else " (unfinished)"
+            groups.setdefault(parts[:2], {}).setdefault(parts[2], []).append(parts[3] + mark)
+    return dict(sorted(groups.items()))
+
+
+def _not_run(report: dict[str, Any]) -> list[str]:
+    groups = not_run_groups(report)
+    lines = ["", "### Not run", ""] if groups else []
+    for (api, product), subjects in groups.items():
+        listed = ", ".join(f"{s} ({', '.join(f)})" for s, f in subjects.items())
+        lines.append(f"- {api} on {product}: {sum(map(len, subjects.values()))} items: {listed}")
+    return lines
