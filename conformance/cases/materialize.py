@@ -49,6 +49,18 @@ def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordina
     return Materialized(built, metas, snapshot(built))
 
 
+def storage_elements(meta: TensorMeta) -> int:
+    """Elements of the buffer ``materialize`` allocates for ``meta``: the view and its margins."""
+    return meta.storage_size() + 2 * MARGIN
+
+
+def storage_bytes(case: Case, specs: SpecSet) -> int:
+    """Bytes ``materialize`` would allocate for the tensors of ``case`` (TensorMeta args), once."""
+    dtypes = specs.vocabulary.dtypes
+    return sum(storage_elements(v) * dtypes[v.dtype].numpy.itemsize
+               for v in case.args.values() if isinstance(v, TensorMeta))
+
+
 def snapshot(case: Case) -> dict[str, bytes]:
     return {n: v.storage.tobytes() for n, v in case.args.items() if isinstance(v, Tensor)}
 
@@ -57,7 +69,7 @@ def _tensor(spec: OperatorSpec, specs: SpecSet, name: str, meta: TensorMeta, rng
             regime: str) -> Tensor:
     dtype = specs.vocabulary.dtypes[meta.dtype].numpy
     shifted = TensorMeta(meta.shape, meta.dtype, meta.element_strides, meta.offset + MARGIN, meta.format)
-    storage = np.empty(shifted.storage_size() + MARGIN, dtype)
+    storage = np.empty(storage_elements(meta), dtype)
     storage.view(np.uint8)[...] = GUARD_BYTE
     view = view_into(storage, shifted)
     if spec.params[name].role == "output":

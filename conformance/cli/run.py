@@ -6,10 +6,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from conformance.cases.footprint import check_fits, human_bytes
+from conformance.cases.materialize import storage_bytes
 from conformance.check.case_store import load_saved
 from conformance.check.judge import Judge
 from conformance.check.precision import STANDARDS
-from conformance.errors import UsageError
+from conformance.errors import CaseError, UsageError
 from conformance.generate.dry_run import shipped_specs
 from conformance.report.files import load_report
 from conformance.run.config import make_backend, resolve
@@ -97,10 +99,14 @@ def replay_command(args: argparse.Namespace) -> int:
     drawn, recorded = load_saved(Path(args.case), specs, args.product)
     if drawn.case.product is None:
         raise UsageError(f"{args.case}: the case names no product; pass --product")
+    check_fits(drawn.case, specs, file=args.case)  # before a worker starts or a byte is allocated
     cfg, _ = resolve(specs, args.backend, [drawn.case.product], [drawn.case.api], isolate=args.isolate)
     backend = make_backend(cfg, drawn.case.product)
     try:
         verdict = Judge(backend, specs, drawn.case.product, args.precision).judge(drawn)
+    except MemoryError:  # the tensors fit, but not with the judge's copies (snapshots, goldens)
+        raise CaseError(f"ran out of memory judging the case (its tensors alone need "
+                        f"{human_bytes(storage_bytes(drawn.case, specs))})", file=args.case) from None
     finally:
         getattr(backend, "close", lambda: None)()
     if verdict.expectation.expected == "not-applicable":
