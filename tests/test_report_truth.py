@@ -135,3 +135,32 @@ def test_a_stopped_run_shows_no_clause_as_pass(stopped_run):
     assert rp_row == [f"| {RP} | atlas-a2 | 0 | 0 | 0 | 0 | 0 | 0 |  | {len(rp_items)} |"]
     junit = ET.parse(out / "junit.xml").getroot()[0]
     assert int(junit.get("skipped")) == sum(c.find("skipped") is not None for c in junit.findall("testcase"))
+
+
+def test_a_damaged_journal_is_reported_as_damaged(tmp_path):
+    out = tmp_path / "r"
+    assert command("run", "--op", KL, "--profile", "quick", "--product", "atlas-a2", "-q", "-k", "KL-NULL",
+                   "--report-dir", str(out)) == 0
+    assert json.loads((out / "report.json").read_text())["outcome"] == "conformant"
+    main = out / "journal" / "main.jsonl"
+    lines = main.read_text().splitlines(keepends=True)
+    main.write_text("\x00garbage{\n" + "".join(lines[1:]))  # the first line (the plan) is lost
+    assert command("report", str(out)) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["outcome"] == "incomplete"
+    assert report["journal_damage"] == {"lines": [{"file": "main.jsonl", "line": 1, "reason": report[
+        "journal_damage"]["lines"][0]["reason"]}], "kept": len(lines) - 1}
+    assert report["journal_damage"]["lines"][0]["reason"].startswith("not JSON")
+    note = ("the journal is damaged: 1 line(s) could not be read (main.jsonl:1); "
+            f"{len(lines) - 1} lines were kept")
+    assert note in (out / "summary.md").read_text().splitlines()[0]
+    assert note in (out / "report.html").read_text()
+    # a torn last line is what a kill leaves, not damage
+    main.write_text("".join(lines) + '{"t": "case", "ite')
+    assert command("report", str(out)) == 0
+    assert "journal_damage" not in json.loads((out / "report.json").read_text())
+    # a line of a known kind whose content cannot be read is damage too, never a crash
+    main.write_text("".join(lines) + '{"t": "item", "record": {"item": 3}}\n')
+    assert command("report", str(out)) == 0
+    damage = json.loads((out / "report.json").read_text())["journal_damage"]
+    assert damage["lines"][0]["line"] == len(lines) + 1

@@ -18,9 +18,10 @@ SCHEMA_VERSION = "1.4"
 
 
 def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float,
-                 planned: set[str] | None = None) -> dict[str, Any]:
+                 planned: set[str] | None = None, damage: dict[str, Any] | None = None) -> dict[str, Any]:
     """The report document; ``meta`` is what the run recorded when it started, ``planned`` the
-    items it selected (those without a record were not run: the run was killed or stopped)."""
+    items it selected (those without a record were not run: the run was killed or stopped),
+    ``damage`` the journal lines that could not be read (``{"lines", "kept"}``, journal.py)."""
     records = _with_unrun(records, planned or set())
     findings = [f.to_json() for r in records for f in r.findings]
     errors = [{"item": r.item, "error": r.error} for r in records if r.error]
@@ -61,6 +62,8 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "errors": errors,
         "items": [_item(r) for r in records],
     }
+    if damage:
+        report["journal_damage"] = damage
     report["outcome"] = run_outcome(report)
     return report
 

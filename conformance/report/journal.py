@@ -3,7 +3,8 @@ case and per finished item, flushed before the next case starts.
 
 Test items may run in pytest-xdist workers; each appends to its own file. ``kill -9`` of the whole
 run loses at most the case in flight: ``read_journal`` rebuilds every item from the lines (a torn
-last line is skipped), and a resumed run (``start_run(..., resume=True)``) skips the items that
+last line is skipped; any other line it cannot read is reported as damage, never dropped
+silently), and a resumed run (``start_run(..., resume=True)``) skips the items that
 finished. Flushing hands each line to the OS, which keeps it when the process dies; we do not fsync,
 so a power cut may lose more.
 
@@ -143,6 +144,10 @@ class Journal:
     records: dict[str, ItemRecord] = field(default_factory=dict)
     planned: set[str] = field(default_factory=set)
     seconds: float = 0.0
+    #: Lines that could not be read, but for a torn last line (a process killed mid-write):
+    #: {"file", "line", "reason"}; ``kept`` counts the lines that were read.
+    damage: list[dict[str, Any]] = field(default_factory=list)
+    kept: int = 0
 
     def sorted_records(self) -> list[ItemRecord]:
         return [self.records[k] for k in sorted(self.records)]
@@ -154,19 +159,14 @@ def read_journal(report_dir: Path) -> Journal:
     journal = Journal(read_meta(report_dir))
     partial: dict[str, tuple[int, list[dict[str, Any]]]] = {}
     last_seen: Counter = Counter()
-    for line in _lines(Path(report_dir)):
-        attempt = line.get("a", 1)
-        last_seen[attempt] = max(last_seen[attempt], line.get("at", 0))
-        if line["t"] == "item":
-            record = ItemRecord.from_json(line["record"])
-            journal.records[record.item] = record
-        elif line["t"] == "planned":
-            journal.planned.update(line["items"])
-        elif line["t"] == "case":
-            seen_attempt, cases = partial.get(line["item"], (attempt, []))
-            if attempt > seen_attempt:  # a rerun of the item starts it over
-                cases = []
-            partial[line["item"]] = (max(attempt, seen_attempt), cases + [line])
+    for where, line in _lines(Path(report_dir), journal):
+        try:
+            _read_line(journal, line, partial, last_seen)
+        except (KeyError, TypeError, ValueError) as exc:  # a line of the right kind, wrongly filled
+            why = f"a {line['t']!r} line that cannot be read ({exc!r})"
+            journal.damage.append({**where, "reason": why[:300]})
+            continue
+        journal.kept += 1
     for item, (_, cases) in partial.items():
         if item not in journal.records:
             journal.records[item] = _rebuilt(item, cases)
@@ -174,25 +174,72 @@ def read_journal(report_dir: Path) -> Journal:
     return journal
 
 
-def _lines(report_dir: Path):
+def _read_line(journal: Journal, line: dict[str, Any], partial: dict[str, Any], last_seen: Counter) -> None:
+    attempt = line.get("a", 1)
+    last_seen[attempt] = max(last_seen[attempt], line.get("at", 0))
+    if line["t"] == "item":
+        record = ItemRecord.from_json(line["record"])
+        journal.records[record.item] = record
+    elif line["t"] == "planned":
+        journal.planned.update(str(i) for i in line["items"])
+    elif line["t"] == "case":
+        seen_attempt, cases = partial.get(line["item"], (attempt, []))
+        if attempt > seen_attempt:  # a rerun of the item starts it over
+            cases = []
+        partial[str(line["item"])] = (max(attempt, seen_attempt), cases + [_case(line)])
+
+
+def _case(line: dict[str, Any]) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """A case line's (checks, observations, bins); ``ValueError`` if one is not what was written."""
+    out = tuple([tuple(x) for x in line[key]] for key in ("checks", "observations", "bins"))
+    if any(len(x) != n for part, n in zip(out, (3, 2, 2)) for x in part):
+        raise ValueError("an entry of the wrong length")
+    return out
+
+
+def _lines(report_dir: Path, journal: Journal):
+    """The journal's lines; an unreadable one is recorded in ``journal.damage``, except the last
+    line of a file when it lacks its newline (torn: its process was killed while writing it)."""
     for path in sorted((report_dir / JOURNAL_DIR).glob("*.jsonl")):
-        for text in path.read_text(encoding="utf-8").splitlines():
-            try:
-                line = json.loads(text)
-            except ValueError:
-                continue  # a line torn by a killed process
-            if isinstance(line, dict) and line.get("t") in ("case", "item", "planned"):
-                yield line
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            journal.damage.append({"file": path.name, "line": None, "reason": f"unreadable: {exc}"})
+            continue
+        lines = text.split("\n")
+        for n, raw in enumerate(lines, 1):
+            line, reason = _parse(raw)
+            if line is not None:
+                yield {"file": path.name, "line": n}, line
+            elif raw.strip() and not (n == len(lines) and not text.endswith("\n")):
+                journal.damage.append({"file": path.name, "line": n, "reason": reason})
 
 
-def _rebuilt(item: str, cases: list[dict[str, Any]]) -> ItemRecord:
+def _parse(raw: str) -> tuple[dict[str, Any] | None, str]:
+    """A journal line, or None and why it is not one."""
+    try:
+        line = json.loads(raw)
+    except ValueError as exc:
+        return None, f"not JSON ({exc.msg})"
+    if not isinstance(line, dict) or line.get("t") not in _SHAPES:
+        return None, "not a journal line (no known 't')"
+    if not all(key in line for key in _SHAPES[line["t"]]):
+        return None, f"a {line['t']!r} line without {', '.join(_SHAPES[line['t']])}"
+    return line, ""
+
+
+#: The keys each kind of line must have to be read.
+_SHAPES = {"case": ("item", "checks", "observations", "bins"), "item": ("record",), "planned": ("items",)}
+
+
+def _rebuilt(item: str, cases: list[tuple[list[tuple], list[tuple], list[tuple]]]) -> ItemRecord:
     api, product, subject, family = _parts(item)
     record = ItemRecord(item, api, product, subject, family, complete=False)
-    for line in cases:
+    for checks, observations, bins in cases:
         record.cases += 1
-        record.checks.update(tuple(c) for c in line["checks"])
-        record.observations.update(tuple(o) for o in line["observations"])
-        record.numerics.update(tuple(b) for b in line["bins"])
+        record.checks.update(checks)
+        record.observations.update(observations)
+        record.numerics.update(bins)
     return record
 
 

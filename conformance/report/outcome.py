@@ -48,13 +48,15 @@ def unfinished_pairs(items: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
 def run_outcome(report: dict[str, Any]) -> str:
     """The verdict of a report document: ``nonconformant`` with an unwaived finding, an item that
     could not run or a failing row; ``empty`` when no item ran; else ``incomplete`` when an item
-    did not finish or judged too few cases (``insufficient``); else ``conformant``."""
+    did not finish or judged too few cases (``insufficient``), or the journal it was rebuilt from
+    is damaged; else ``conformant``."""
     unwaived = [f for f in report["findings"] if "waived" not in f]
-    if not report.get("items") and not unwaived and not report.get("errors"):
+    damaged = bool(report.get("journal_damage"))  # lines lost: what they held was not judged here
+    if not report.get("items") and not unwaived and not report.get("errors") and not damaged:
         return "empty"  # nothing was judged: never conformant (an empty shard, say)
     if unwaived or report.get("errors") or any(r["outcome"] == "fail" for r in report["results"]):
         return "nonconformant"
-    if any(i["outcome"] in (*UNFINISHED, "insufficient") for i in report.get("items", [])):
+    if damaged or any(i["outcome"] in (*UNFINISHED, "insufficient") for i in report.get("items", [])):
         return "incomplete"  # not everything was judged: items cut off or not run, or too little evidence
     return "conformant"
 

@@ -20,7 +20,8 @@ from conformance.report.waivers import apply_waivers, load_waivers
 def rebuild_reports(report_dir: Path) -> tuple[dict[str, Any], dict[str, Path]]:
     """The report document and the paths written, from ``report_dir``'s journal."""
     found = journal.read_journal(report_dir)
-    report = build_report(found.meta, found.sorted_records(), found.seconds, found.planned)
+    report = build_report(found.meta, found.sorted_records(), found.seconds, found.planned,
+                          {"lines": found.damage, "kept": found.kept} if found.damage else None)
     waivers = found.meta.get("waivers")
     if waivers:
         report = apply_waivers(report, load_waivers(waivers, shipped_specs().vocabulary),

@@ -28,7 +28,18 @@ def verdict_notes(report: dict[str, Any]) -> list[str]:
         why[-1] += ": `conformance run --resume`"
     if stats.get("items_insufficient"):
         why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
+    if report.get("journal_damage"):
+        why.append(damage_note(report["journal_damage"]))
     return why
+
+
+def damage_note(damage: dict[str, Any]) -> str:
+    """Which journal lines could not be read, and how many were kept."""
+    lines = damage["lines"]
+    where = ", ".join(f"{d['file']}:{d['line']}" if d.get("line") else d["file"] for d in lines[:5])
+    more = f" and {len(lines) - 5} more" if len(lines) > 5 else ""
+    return (f"the journal is damaged: {len(lines)} line(s) could not be read ({where}{more}); "
+            f"{damage['kept']} lines were kept")
 
 
 def verdict(report: dict[str, Any]) -> str:
