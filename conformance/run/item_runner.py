@@ -15,6 +15,7 @@ from hypothesis.errors import Flaky
 
 from conformance.check.case_store import case_path, save_case
 from conformance.check.describe import shapes_of
+from conformance.check.grouping import counted, say_occurrences
 from conformance.check.judge import EVIDENCE, Judge, Verdict
 from conformance.check.results import ItemRecord
 from conformance.generate.strategies import (
@@ -55,15 +56,19 @@ def run_item(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings) -> Item
             _run_hypothesis(item, judge, specs, cfg, record)
     finally:
         record.seconds = time.perf_counter() - start
+    say_occurrences(record.findings)
     return record
 
 
 def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSettings,
           record: ItemRecord, index: int = 0) -> None:
-    """Save each finding of ``verdict`` with its case file and replay command."""
+    """Save each finding of ``verdict`` with its case file and replay command; a crash the item
+    already has a finding for is only counted there (check/grouping.py)."""
     for n, finding in enumerate(verdict.findings):
-        name = f"{item.id}/{finding.clause}/{finding.kind}/{index}-{n}"
         finding.item = item.id
+        if counted(record.findings, finding):
+            continue
+        name = f"{item.id}/{finding.clause}/{finding.kind}/{index}-{n}"
         finding.details["case"] = shapes_of(drawn.case.args)
         finding.details["origin"] = drawn.origin
         where = case_path(cfg.report_dir, name)
@@ -97,7 +102,7 @@ def _run_fixed(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, recor
         verdict = judge.judge(drawn, item.families())
         _count(record, verdict, cfg)
         # one counterexample per clause and kind is enough to act on; but every case that killed
-        # or hung the backend is its own finding
+        # or hung the backend is kept, for _keep to count in the finding of its way of failing
         fresh = [f for f in verdict.findings
                  if (f.clause, f.kind) not in seen or f.kind in PROCESS_KINDS]
         seen.update((f.clause, f.kind) for f in fresh)
