@@ -164,3 +164,16 @@ def test_a_damaged_journal_is_reported_as_damaged(tmp_path):
     assert command("report", str(out)) == 0
     damage = json.loads((out / "report.json").read_text())["journal_damage"]
     assert damage["lines"][0]["line"] == len(lines) + 1
+
+
+@pytest.mark.slow
+def test_a_run_stopped_by_x_under_xdist_still_reports(tmp_path, capsys):
+    """pytest exits 2 when xdist stops at -x: the run's reports are written all the same."""
+    out = tmp_path / "r"
+    rc = command("run", "--backend", f"{MUTANTS}:RejectsEmpty", "--profile", "quick", "-x", "-q", "-n", "2",
+                 "--product", "atlas-a2", "--op", KL, "--report-dir", str(out))
+    assert rc == 1
+    report = json.loads((out / "report.json").read_text())
+    assert report["stopped"].endswith("(-x)") and report["stats"]["items_not_run"] > 0
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith(f"conformance: nonconformant (stopped early: {report['stopped']}; ")

@@ -13,7 +13,9 @@ from conformance.check.judge import Judge
 from conformance.check.precision import STANDARDS
 from conformance.errors import CaseError, UsageError
 from conformance.generate.dry_run import shipped_specs
+from conformance.report import journal
 from conformance.report.files import load_report
+from conformance.report.summary import console_line
 from conformance.run.config import make_backend, resolve
 from conformance.run.launch import launch
 from conformance.run.profiles import PROFILES
@@ -65,9 +67,10 @@ def add_parsers(sub: Any) -> None:
 def run_command(args: argparse.Namespace) -> int:
     rc = launch(args)  # usage errors exit 2 there, before pytest starts
     report_path = Path(args.report_dir) / "report.json"
-    if rc in (2, 3, 4) or not report_path.is_file():
+    # 2 is also pytest's exit code for a stop (Ctrl-C, or -x under xdist): its report is written
+    report = load_report(report_path) if report_path.is_file() and rc not in (3, 4) else None
+    if report is None or report.get("started") != journal.read_meta(Path(args.report_dir)).get("started"):
         raise UsageError(f"the run did not complete (pytest exit code {int(rc)})")
-    report = load_report(report_path)
     if report["outcome"] == "empty":  # a shard of a non-empty selection (launch refuses others)
         print(f"conformance: empty — shard {args.shard} holds no item of this selection; "
               f"reports in {report_path.parent}")
@@ -81,10 +84,7 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"  replay: {f['replay']}")
     for err in report["errors"]:
         print(f"ERROR {err['item']}: {err['error']}", file=sys.stderr)
-    stats = report["stats"]
-    print(f"conformance: {report['outcome']} — {stats['items']} items, {stats['cases']} cases, "
-          f"{stats['findings']} finding(s), {stats['cases_per_second']} cases/s; "
-          f"reports in {report_path.parent}")
+    print(f"{console_line(report)}; reports in {report_path.parent}")
     for w in report.get("waivers", {}).get("expired", []):
         print(f"EXPIRED WAIVER {w.get('source', '')}: {w.get('clause')} (expired {w.get('expires')})")
     for w in report.get("waivers", {}).get("stale", []):
