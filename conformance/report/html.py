@@ -30,7 +30,8 @@ from conformance.report.outcome import worst
 from conformance.report.summary import not_run_groups, verdict_notes
 
 TEMPLATE = "report.html.j2"
-DETAIL_NAMES = {"status": "status returned", "phase": "from phase"}
+DETAIL_NAMES = {"status": "status returned", "phase": "from phase",
+                "occurrences": "cases failing the same way"}
 LABELS = {"pass": "pass", "fail": "fail", "waived": "waived", "incomplete": "incomplete",
           "insufficient": "insufficient evidence",
           "unspecified": "unspecified", "not-applicable": "not applicable",
