@@ -13,9 +13,8 @@ from conformance.errors import ConformanceError
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own exit code is 2 too; keep one format
-        self.print_usage(sys.stderr)
-        print(f"conformance: error: {message}", file=sys.stderr)
+    def error(self, message: str) -> None:  # argparse's own exit code is 2 too; keep one line
+        print(f"conformance: error: {self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
         raise SystemExit(2)
 
 
