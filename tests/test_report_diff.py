@@ -140,3 +140,11 @@ def test_cli_diff_names_a_bad_file(tmp_path, reports):
     (tmp_path / "list.json").write_text("[]")
     with pytest.raises(UsageError, match=r"list\.json: not a conformance report"):
         cli("diff", str(good), str(tmp_path / "list.json"))
+
+
+@pytest.mark.parametrize("was", ["incomplete", "insufficient"])
+def test_a_row_that_never_passed_but_did_not_fail_regresses_to_fail(edited, was):
+    old, new, keys = edited
+    row(old, keys["regressed"]).update(outcome=was)
+    d = diff_reports(old, new)
+    assert [(key(r), r["old"], r["new"]) for r in d["regressions"]] == [(keys["regressed"], was, "fail")]

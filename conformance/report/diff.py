@@ -10,7 +10,7 @@ from typing import Any
 
 Key = tuple[str, str, str, str]
 
-NOT_FAILING = ("pass", "unspecified")  # outcomes a row may regress from
+NOT_FAILING = ("pass", "unspecified", "insufficient", "incomplete")  # outcomes a row may regress from
 
 
 def _key(entry: dict[str, Any]) -> Key:
@@ -38,7 +38,7 @@ def _finding_json(f: dict[str, Any]) -> dict[str, Any]:
 def diff_reports(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """What changed from ``old`` to ``new``.
 
-    - ``regressions``: rows ``pass``/``unspecified`` in old and ``fail`` in new;
+    - ``regressions``: rows in old that did not fail (``NOT_FAILING``) and ``fail`` in new;
     - ``fixes``: rows ``fail`` in old and ``pass`` in new;
     - ``changed``: every other change of a row's outcome (e.g. ``fail`` -> ``unspecified``,
       ``pass`` -> ``not-applicable``, anything to or from ``waived``);
