@@ -10,14 +10,16 @@ from conformance.errors import UsageError
 from conformance.generate.dry_run import shipped_specs
 from conformance.report import journal
 from conformance.run.config import resolve, start
+from conformance.run.lock import ReportDirLock
 from conformance.run.selection import check_report_dir, check_selection, mark
 
 SUITE_DIR = Path(__file__).parent.parent / "suite"
+PLUGIN = "conformance.run.pytest_plugin"
 
 
 def launch(args: argparse.Namespace) -> int:
-    """Validate ``args`` (``UsageError``, exit 2, before anything is written), record the run's
-    start, run pytest; its exit code."""
+    """Validate ``args`` (``UsageError``, exit 2, before anything is written), lock the report dir
+    (``UsageError`` when another run holds it), record the run's start, run pytest; its exit code."""
     import pytest
 
     specs = shipped_specs()
@@ -29,14 +31,17 @@ def launch(args: argparse.Namespace) -> int:
     check_report_dir(cfg.report_dir, cfg.resume)
     if cfg.resume:
         journal.check_resumable(cfg.report_dir, cfg.meta(specs, about))
-    mark(cfg.report_dir)
-    start(specs, cfg, about)
-    return int(pytest.main(argv))
+    with ReportDirLock(cfg.report_dir):  # held until pytest is done, however it ends
+        mark(cfg.report_dir)
+        start(specs, cfg, about)
+        return int(pytest.main(argv))
 
 
 def pytest_args(args: argparse.Namespace) -> list[str]:
+    # -p: the plugin also when pytest's entry points are off (PYTEST_DISABLE_PLUGIN_AUTOLOAD) or the
+    # package runs uninstalled; it is registered under this same name, so never twice
     out = [str(SUITE_DIR), "-c", str(SUITE_DIR / "pytest.ini"), "--rootdir", str(SUITE_DIR),
-           "-p", "no:terminal", "--conformance-backend", args.backend,
+           "-p", PLUGIN, "-p", "no:terminal", "--conformance-backend", args.backend,
            "--conformance-profile", args.profile, "--conformance-seed", str(args.seed),
            "--conformance-report-dir", str(args.report_dir)]
     for p in args.product:
@@ -62,9 +67,14 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     if getattr(args, "resume", False):
         out.append("--conformance-resume")
     out += ["--conformance-precision", getattr(args, "precision", "strict")]
-    if not getattr(args, "quiet", True) and sys.stderr.isatty():
+    if not getattr(args, "quiet", True) and _on_terminal():
         out.append("--conformance-progress")
     return out
+
+
+def _on_terminal() -> bool:
+    """Live progress only for a person watching: not into a log file or a CI job's pipe."""
+    return sys.stderr.isatty()
 
 
 def _workers(value: object) -> str:

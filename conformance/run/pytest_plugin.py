@@ -1,13 +1,29 @@
 """The pytest plugin behind ``conformance run``: one test item per (api, product, dtype or clause,
 check family), so ``-k``, ``-x``, ``--junitxml`` and pytest-xdist work as usual.
 
-Loaded by ``conformance/suite/conftest.py``; run it directly with
-``pytest --pyargs conformance.suite --conformance-backend torch``.
+Installed as a ``pytest11`` entry point, so ``pytest --pyargs conformance.suite --conformance-profile
+quick`` works with no ``-p``; ``conformance run`` also names it with ``-p`` (the same plugin).
+
+It therefore loads in every pytest session on the machine, and stays inert unless the session is a
+conformance run: it adds its options, but resolves no backend, writes no report dir and acts in no
+hook otherwise. A session is a conformance run when
+
+- it was started by ``conformance run`` / ``run_suite`` (``--conformance-started``), or
+- one of its arguments names the suite: ``conformance.suite`` (or a module under it) with
+  ``--pyargs``, or a path at or inside ``conformance/suite/`` (e.g. ``pytest conformance/suite``,
+  or plain ``pytest`` run in that folder), or
+- it is an xdist worker of a conformance run (the controller tells it in ``workerinput``; its own
+  arguments are not read again).
+
+``--conformance-*`` options alone do not make a run. A session that collects the suite without
+naming it (``pytest .`` above it) skips its items, saying how to run them.
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +36,7 @@ from conformance.report import journal
 from conformance.report.rebuild import rebuild_reports
 from conformance.run.config import RunConfig, make_backend, resolve, start, started
 from conformance.run.item_runner import RunSettings, run_item
+from conformance.run.lock import ReportDirLock
 from conformance.run.plan import Item, plan, shard_of
 from conformance.run.profiles import PROFILES
 from conformance.run.progress import RunProgress
@@ -27,7 +44,11 @@ from conformance.run.selection import check_report_dir, mark
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _JOURNAL = pytest.StashKey[journal.JournalWriter]()
-_ACTIVE: dict[str, RunProgress] = {}  # the controller's live progress (logreport gets no config)
+_LOCK = pytest.StashKey[ReportDirLock]()
+_PROGRESS = pytest.StashKey[RunProgress]()
+_SUITE = Path(__file__).resolve().parent.parent / "suite"
+_SUITE_MODULE = "conformance.suite"
+_RUN_FLAG = "conformance_run"  # in an xdist worker's workerinput: its controller runs the suite
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,28 +79,71 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+def runs_suite(config: pytest.Config) -> bool:
+    """Whether this session is a conformance run (the rule of the module docstring)."""
+    if _is_worker(config):
+        return bool(config.workerinput.get(_RUN_FLAG))  # type: ignore[attr-defined]
+    if config.option.conformance_started:
+        return True
+    return any(_names_suite(str(arg), config) for arg in config.args)
+
+
+def _names_suite(arg: str, config: pytest.Config) -> bool:
+    target = arg.split("::", 1)[0]
+    if config.option.pyargs and (target == _SUITE_MODULE or target.startswith(_SUITE_MODULE + ".")):
+        return True
+    path = Path(config.invocation_params.dir, target).resolve()
+    return path == _SUITE or _SUITE in path.parents
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Resolve the run once: here when pytest was started bare, else (``conformance run``, and every
-    xdist worker) read what the starter recorded in the report dir's run.json."""
+    """Resolve the run once: here when pytest was started bare (and lock the report dir), else
+    (``conformance run``, and every xdist worker) read what the starter recorded in run.json."""
+    if not runs_suite(config):
+        return
     opt = config.option
     try:
         if _is_worker(config) or opt.conformance_started:
             config.stash[_CONFIG] = started(opt.conformance_report_dir, opt.conformance_resume)
             return
-        specs = shipped_specs()
-        cfg, about = resolve(specs, opt.conformance_backend, opt.conformance_product,
-                             opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
-                             opt.conformance_max_examples, opt.conformance_report_dir,
-                             opt.conformance_shard, opt.conformance_waivers,
-                             None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
-                             opt.conformance_case_timeout, opt.conformance_resume,
-                             opt.conformance_precision)
-        check_report_dir(cfg.report_dir, cfg.resume)
-        mark(cfg.report_dir)
-        start(specs, cfg, about)  # before any worker starts: workers read it
-        config.stash[_CONFIG] = cfg
+        config.stash[_CONFIG] = _start_bare(opt, config)
     except ConformanceError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def _start_bare(opt: Any, config: pytest.Config) -> RunConfig:
+    specs = shipped_specs()
+    cfg, about = resolve(specs, opt.conformance_backend, opt.conformance_product,
+                         opt.conformance_op, opt.conformance_profile, opt.conformance_seed,
+                         opt.conformance_max_examples, opt.conformance_report_dir,
+                         opt.conformance_shard, opt.conformance_waivers,
+                         None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
+                         opt.conformance_case_timeout, opt.conformance_resume,
+                         opt.conformance_precision)
+    check_report_dir(cfg.report_dir, cfg.resume)
+    lock = ReportDirLock(cfg.report_dir)
+    lock.acquire()  # held to pytest_unconfigure, which pytest calls on every way out
+    config.stash[_LOCK] = lock
+    try:
+        mark(cfg.report_dir)
+        start(specs, cfg, about)  # before any worker starts: workers read it
+    except BaseException:
+        lock.release()  # a run that cannot start holds nothing
+        raise
+    return cfg
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: without xdist it is never called
+def pytest_configure_node(node: Any) -> None:
+    if _CONFIG in node.config.stash:
+        node.workerinput[_RUN_FLAG] = True
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _stop_progress(config)
+    lock = config.stash.get(_LOCK, None)
+    if lock is not None:
+        lock.release()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -101,10 +165,16 @@ def _item_of(node: pytest.Item) -> Item | None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "conformance_item" in metafunc.fixturenames:
-        cfg = metafunc.config.stash[_CONFIG]
-        items = shard_of(plan(shipped_specs(), list(cfg.apis), list(cfg.products)), cfg.shard)
-        metafunc.parametrize("conformance_item", items, ids=[i.id for i in items])
+    if "conformance_item" not in metafunc.fixturenames:
+        return
+    cfg = metafunc.config.stash.get(_CONFIG, None)
+    if cfg is None:  # the suite collected by a session that is not a conformance run
+        why = "not a conformance run: use conformance run, or pytest --pyargs conformance.suite"
+        metafunc.parametrize("conformance_item", [pytest.param(None, marks=pytest.mark.skip(reason=why))],
+                             ids=["not-a-conformance-run"])
+        return
+    items = shard_of(plan(shipped_specs(), list(cfg.apis), list(cfg.products)), cfg.shard)
+    metafunc.parametrize("conformance_item", items, ids=[i.id for i in items])
 
 
 class Session:
@@ -160,25 +230,31 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         config.stash[_JOURNAL] = writer
         skipped = journal.skipped_items(cfg.report_dir) if cfg.resume else set()
         writer.planned(sorted({i.id for i in items} | skipped))
-    if config.option.conformance_progress and not _is_worker(config):
-        _ACTIVE["progress"] = RunProgress(items)
-        _ACTIVE["progress"].start()
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    progress = _ACTIVE.get("progress")
-    if progress is None or report.when != "call":
-        return
-    for key, value in report.user_properties:
-        if key == "conformance":
-            progress.item_done(*value)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Live progress, in the controller only: it reads every process's journal (xdist workers
+    included) as the lines are written, so it advances while items run."""
+    config = session.config
+    cfg = config.stash.get(_CONFIG, None)
+    if cfg is not None and config.option.conformance_progress and not _is_worker(config):
+        config.stash[_PROGRESS] = RunProgress(cfg.report_dir)
+        config.stash[_PROGRESS].start()
+
+
+def _stop_progress(config: pytest.Config) -> None:
+    progress = config.stash.get(_PROGRESS, None)
+    if progress is not None:
+        del config.stash[_PROGRESS]
+        progress.stop()  # a last read first: the final counts stay on screen
 
 
 def _stopped(session: pytest.Session, exitstatus: int) -> str | None:
     """Why the run stopped before its last item (-x, --maxfail, Ctrl-C), or None."""
-    if exitstatus == pytest.ExitCode.INTERRUPTED:
-        return "interrupted"
-    return f"{session.shouldstop} (-x)" if session.shouldstop else None
+    said = session.shouldfail or session.shouldstop  # -x sets shouldfail; xdist's -x shouldstop
+    if said:
+        return f"{said} (-x)" if "failures" in str(said) else str(said)
+    return "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -187,9 +263,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         config.stash[_JOURNAL].close()
     if _is_worker(config) or _CONFIG not in config.stash:
         return
-    progress = _ACTIVE.pop("progress", None)
-    if progress is not None:
-        progress.stop()
+    _stop_progress(config)
     cfg = config.stash[_CONFIG]
     journal.finish_attempt(cfg.report_dir, _stopped(session, exitstatus))
     report, paths = rebuild_reports(cfg.report_dir)
