@@ -187,7 +187,7 @@ def test_expression_failing_only_on_a_value_hypothesis_draws_stops_that_item(spe
     session.specs = one
     item = Item(spec.api, "atlas-a2", "FLOAT", "numerics")
     with pytest.raises(pytest.fail.Exception) as info:
-        session.run(item, SimpleNamespace(user_properties=[]))
+        session.run(item)
     assert str(info.value) == (f"{item.id} could not run: ExprError: cannot evaluate "
                                "'3 // (reduction - 1)': integer division or modulo by zero")
     assert [(r.item, r.error) for r in records] == [(item.id, str(info.value).split("run: ")[1])]

@@ -193,14 +193,12 @@ class Session:
                                          self.cfg.precision)
         return self.judges[product]
 
-    def run(self, item: Item, node: pytest.Item) -> None:
+    def run(self, item: Item) -> None:
         try:
             record = run_item(item, self.judge(item.product), self.specs, self.settings)
         except Exception as exc:  # noqa: BLE001 - the item cannot run: record why, fail the item
             record = _error_record(item, exc)
         self.writer.item(record)
-        node.user_properties.append(("conformance", [item.api, item.product, record.cases,
-                                                     len(record.findings)]))
         if record.error:
             pytest.fail(f"{item.id} could not run: {record.error}", pytrace=False)
         if record.findings:
