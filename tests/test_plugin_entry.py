@@ -12,6 +12,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).parent.parent / "README.md"
 CONFORMANCE = Path(__file__).parent.parent / "conformance"
 UNRELATED = "def test_unrelated():\n    assert 1 + 1 == 2\n"
@@ -31,6 +33,7 @@ def readme_plugin_command() -> list[str]:
     return words[1:]
 
 
+@pytest.mark.slow
 def test_the_readme_plugin_command_runs_and_writes_what_it_promises(tmp_path):
     args = readme_plugin_command()
     done = _pytest(args, tmp_path)
@@ -47,6 +50,7 @@ def test_the_readme_plugin_command_runs_and_writes_what_it_promises(tmp_path):
     assert "conformance: conformant" in done.stdout
 
 
+@pytest.mark.slow
 def test_an_unrelated_session_passes_and_the_plugin_does_nothing(tmp_path):
     (tmp_path / "test_mine.py").write_text(UNRELATED)
     # also named with -p (as the README once said to) and given a conformance option, under xdist
@@ -62,6 +66,7 @@ def test_the_plugin_adds_its_options_everywhere(tmp_path):
     assert done.returncode == 0 and "--conformance-backend" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_session_that_collects_the_suite_without_naming_it_skips_its_items(tmp_path):
     done = _pytest(["-q", "-rs", "-p", "no:cacheprovider", str(CONFORMANCE)], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr

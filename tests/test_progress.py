@@ -129,6 +129,7 @@ class Slow(ReferenceBackend):
 ROW = re.compile(rf"{KL} {A2}.*?(\d+)/(\d+)\s+(\d+) cases\s+(\d+) findings")
 
 
+@pytest.mark.slow
 def test_an_n2_run_shows_cases_before_its_items_are_done(tmp_path, monkeypatch):
     adapter = tmp_path / "slow.py"
     adapter.write_text(SLOW)
