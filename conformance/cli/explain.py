@@ -10,7 +10,7 @@ from conformance.cases.case import load_case
 from conformance.cases.oracle import Expectation, explain
 from conformance.errors import ConformanceError, SpecError, UsageError
 from conformance.generate.dry_run import load_operator, shipped_specs
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, spec_dirs, specs_dir
 from conformance.spec.model import Param, SpecSet
 
 
@@ -24,7 +24,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--api", help="only this operator")
     p.set_defaults(func=cmd_specs)
     p = sub.add_parser("lint", help="validate spec files (the shipped ones by default)")
-    p.add_argument("files", nargs="*", help="spec files; default: every shipped spec")
+    p.add_argument("files", nargs="*", help="spec files; default: every spec of every pack (shipped, "
+                   "installed, --specs)")
     p.set_defaults(func=cmd_lint)
 
 
@@ -102,7 +103,8 @@ def _param(p: Param) -> str:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    files = [Path(f) for f in args.files] or sorted(specs_dir().glob("*.yaml"))
+    files = [Path(f) for f in args.files] or [f for d in spec_dirs() for f in sorted(d.glob("*.yaml"))
+                                              if d == spec_dirs()[0] or f.name != VOCABULARY_FILE]
     failures = 0
     for path in files:
         try:

@@ -10,6 +10,7 @@ from conformance.cli import explain as cli_explain
 from conformance.cli import report as cli_report
 from conformance.cli import run as cli_run
 from conformance.errors import ConformanceError
+from conformance.run.packs import use_spec_dirs
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,12 +27,21 @@ def build_parser() -> argparse.ArgumentParser:
     cli_explain.add_parsers(sub)
     cli_compare.add_parsers(sub)
     cli_report.add_parsers(sub)
+    for name in SPEC_COMMANDS:  # the commands that read specs take more packs
+        sub.choices[name].add_argument("--specs", action="append", metavar="DIR", help=(
+            "a directory of spec files to load besides the shipped ones (repeat); they share the "
+            "shipped vocabulary"))
     return parser
+
+
+#: The commands that read operator specs.
+SPEC_COMMANDS = ("run", "replay", "explain", "specs", "lint")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        use_spec_dirs(getattr(args, "specs", None) or [])
         return int(args.func(args))
     except ConformanceError as exc:
         print(f"conformance: error: {exc}", file=sys.stderr)

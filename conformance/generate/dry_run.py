@@ -24,7 +24,7 @@ from conformance.generate.build import broken_cases, build_case, can_break
 from conformance.generate.choosers import FixedChooser
 from conformance.spec.draws import Chooser, Integers, Shape
 from conformance.spec.expressions import ExprError
-from conformance.spec.loader import read_operator, read_shipped_specs, read_specs
+from conformance.spec.loader import read_operator, read_shipped_specs, read_specs, spec_dirs
 from conformance.spec.model import OperatorSpec, SpecSet
 from conformance.spec.schema import dotted
 from conformance.spec.vocabulary import Vocabulary
@@ -75,9 +75,14 @@ def load_specs(directory: str | Path | None = None) -> SpecSet:
     return check_specs(read_specs(directory))
 
 
-@cache
 def shipped_specs() -> SpecSet:
-    """The shipped specs, read and dry-run once per process."""
+    """The specs of every active pack (spec/loader.py ``spec_dirs``), read and dry-run once per
+    process and pack set."""
+    return _checked(spec_dirs())
+
+
+@cache
+def _checked(dirs: tuple[Path, ...]) -> SpecSet:  # dirs: the cache key (the same as spec_dirs())
     return check_specs(read_shipped_specs())
 
 

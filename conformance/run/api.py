@@ -10,6 +10,7 @@ from typing import Any
 from conformance.errors import UsageError
 from conformance.report.files import load_report
 from conformance.run.launch import launch
+from conformance.run.packs import use_spec_dirs
 
 
 def run_suite(backend: str = "reference", *, products: list[str] | None = None,
@@ -18,8 +19,11 @@ def run_suite(backend: str = "reference", *, products: list[str] | None = None,
               workers: str | None = None, keyword: str | None = None, shard: str | None = None,
               waivers: str | Path | None = None, isolate: bool | None = None,
               case_timeout: float | None = None, quiet: bool = True,
-              resume: bool = False, precision: str = "strict") -> dict[str, Any]:
-    """Run the suite against ``backend`` and return the parsed ``report.json``."""
+              resume: bool = False, precision: str = "strict",
+              specs: list[str | Path] | None = None) -> dict[str, Any]:
+    """Run the suite against ``backend`` and return the parsed ``report.json``; ``specs``: spec
+    pack directories to load besides the shipped one (they stay active in this process)."""
+    use_spec_dirs(specs or [])
     args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
                               seed=seed, max_examples=max_examples, report_dir=report_dir,
                               numprocesses=workers, keyword=keyword, exitfirst=False, shard=shard,

@@ -37,6 +37,7 @@ from conformance.report.rebuild import rebuild_reports
 from conformance.run.config import RunConfig, make_backend, resolve, start, started
 from conformance.run.item_runner import RunSettings, run_item
 from conformance.run.lock import ReportDirLock
+from conformance.run.packs import use_spec_dirs
 from conformance.run.plan import Item, plan, shard_of
 from conformance.run.profiles import PROFILES
 from conformance.run.progress import RunProgress
@@ -70,6 +71,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="continue the run in the report dir: skip the items it finished")
     group.addoption("--conformance-precision", default="strict", choices=list(STANDARDS),
                     help="the precision standard deciding numerics: strict (the bound) or cann")
+    group.addoption("--conformance-specs", action="append", default=[], metavar="DIR",
+                    help="a directory of spec files to load besides the shipped ones (repeat)")
     group.addoption("--conformance-started", action="store_true",
                     help="the run was resolved and recorded in the report dir's run.json (by conformance "
                     "run): read it there; the other conformance options are not read again")
@@ -112,6 +115,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _start_bare(opt: Any, config: pytest.Config) -> RunConfig:
+    use_spec_dirs(opt.conformance_specs)  # before the specs are read: workers inherit it
     specs = shipped_specs()
     cfg, about = resolve(specs, opt.conformance_backend, opt.conformance_product,
                          opt.conformance_op, opt.conformance_profile, opt.conformance_seed,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import cache, lru_cache
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -233,7 +235,65 @@ def read_specs(directory: str | Path | None = None) -> SpecSet:
     return SpecSet(vocab, operators, vocab.spec_version, digest.hexdigest()[:16])
 
 
-@lru_cache(maxsize=1)
+#: Where spec packs come from besides the shipped one: the entry points of this group (each names a
+#: function returning a directory) and the directories in this environment variable (os.pathsep-
+#: separated; ``--specs DIR`` sets it, so xdist and isolated workers inherit it).
+PACK_GROUP = "conformance.specs"
+SPECS_ENV = "CONFORMANCE_SPECS"
+
+
+def spec_dirs() -> tuple[Path, ...]:
+    """The directories of the active spec packs: the shipped one, each ``conformance.specs`` entry
+    point's, then each ``CONFORMANCE_SPECS`` directory (duplicates once)."""
+    return _spec_dirs(os.environ.get(SPECS_ENV, ""))
+
+
+@lru_cache(maxsize=8)
+def _spec_dirs(extra: str) -> tuple[Path, ...]:
+    dirs = [specs_dir().resolve()]
+    for ep in sorted(entry_points(group=PACK_GROUP), key=lambda e: e.name):
+        try:
+            found = Path(ep.load()()).resolve()
+        except Exception as exc:  # noqa: BLE001 - a broken third-party pack is one clear error
+            raise SpecError(f"spec pack {ep.name!r} ({ep.value}) failed to load: "
+                            f"{type(exc).__name__}: {exc}") from None
+        dirs.append(found)
+    for text in filter(None, extra.split(os.pathsep)):
+        path = Path(text).resolve()
+        if not path.is_dir():
+            raise SpecError(f"--specs {text}: not a directory of spec files", file=text)
+        dirs.append(path)
+    return tuple(dict.fromkeys(dirs))
+
+
+def read_packs(dirs: tuple[Path, ...]) -> SpecSet:
+    """The operators of every pack in ``dirs`` with the first one's vocabulary (packs share it: a
+    pack holding a different vocabulary.yaml is an error, so a product or dtype means one thing)."""
+    vocab_path = dirs[0] / VOCABULARY_FILE
+    vocab = load_vocabulary(vocab_path)
+    digest = hashlib.sha256(vocab_path.read_bytes())
+    operators: dict[str, OperatorSpec] = {}
+    for root in dirs:
+        own = root / VOCABULARY_FILE
+        if root != dirs[0] and own.is_file() and own.read_bytes() != vocab_path.read_bytes():
+            raise SpecError(f"spec packs share one vocabulary ({vocab_path}); this one differs: "
+                            "remove it or make it the same", file=str(own))
+        for path in sorted(p for p in root.glob("*.yaml") if p.name != VOCABULARY_FILE):
+            spec = read_operator(path, vocab)
+            if spec.api in operators:
+                raise SpecError(f"operator {spec.api} is defined twice (also in {operators[spec.api].file})",
+                                file=str(path))
+            operators[spec.api] = spec
+            digest.update(path.read_bytes())
+    return SpecSet(vocab, operators, vocab.spec_version, digest.hexdigest()[:16])
+
+
 def read_shipped_specs() -> SpecSet:
-    """The shipped specs, read once per process (what backends need: params and vocabulary)."""
-    return read_specs()
+    """The specs of every active pack (``spec_dirs``; the shipped one alone unless packs are
+    installed or given), read once per process and pack set (what backends need)."""
+    return _read_packs(spec_dirs())
+
+
+@lru_cache(maxsize=4)
+def _read_packs(dirs: tuple[Path, ...]) -> SpecSet:
+    return read_packs(dirs)
