@@ -84,7 +84,7 @@ def records() -> list[ItemRecord]:
 
 def sample_report(specs):
     """A report with findings, observations, not-applicable cells and an item error."""
-    cfg, backend = resolve(specs, "reference", [A2, INF], profile="quick", seed=7)
+    cfg, backend = resolve(specs, "reference", [A2, INF], [KL, RP], profile="quick", seed=7)
     meta = {**cfg.meta(specs, backend), "backend": BACKEND}  # the real clauses, dtypes, not-applicable
     return build_report(meta, records(), 83.4)
 
@@ -297,7 +297,7 @@ def test_observations_and_errors(html):
 
 
 def test_conformant_report_renders(specs):
-    cfg, backend = resolve(specs, "reference", [A2], profile="quick")
+    cfg, backend = resolve(specs, "reference", [A2], [KL, RP], profile="quick")
     ok = build_report(cfg.meta(specs, backend), records()[2:3], 1.0)
     html = render_html(ok)
     assert ok["outcome"] == "conformant" and 'class="verdict conformant"' in html

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.errors import UsageError
+from conformance.spec.loader import read_shipped_specs
 
 ENTRY_POINT_GROUP = "conformance.backends"
 _BUILTIN = {"reference": "conformance.backends.reference:ReferenceBackend",
@@ -52,13 +53,37 @@ def load_backend(spec: str) -> Any:
 
 
 def describe_backend(backend: Any) -> dict[str, Any]:
-    """What a run records of a loaded backend (plain data: it crosses process boundaries)."""
+    """What a run records of a loaded backend (plain data: it crosses process boundaries);
+    ``missing_operators``: api -> why, for every operator of the active specs it does not implement."""
     return {"name": str(getattr(backend, "name", "")),
             "version": str(getattr(backend, "version", "") or ""),
             "product": getattr(backend, "product", None) or None,
             "product_from_device": bool(getattr(backend, "product_from_device", False)),
             "soc": str(getattr(backend, "soc", "") or ""),
-            "missing_operators": dict(getattr(backend, "missing_operators", {}) or {})}
+            "missing_operators": missing_operators(backend)}
+
+
+def missing_operators(backend: Any) -> dict[str, str]:
+    """api -> why the backend does not implement it: the reasons it gives itself
+    (``missing_operators``, as the aclnn backend does from the library's symbols), then every
+    operator of the active specs its optional ``supports(api)`` refuses (default: it implements all)."""
+    said = dict(getattr(backend, "missing_operators", {}) or {})
+    supports = getattr(backend, "supports", None)
+    if not callable(supports):
+        return said
+    for api in read_shipped_specs().operators:
+        if api not in said and not _supports(backend, supports, api):
+            name = getattr(backend, "name", "the backend")
+            said[api] = f"{name} does not implement {api} (its supports() says so)"
+    return said
+
+
+def _supports(backend: Any, supports: Any, api: str) -> bool:
+    try:
+        return bool(supports(api))
+    except Exception as exc:  # noqa: BLE001 - third-party code: a failing supports() is a usage error
+        raise UsageError(f"backend {getattr(backend, 'name', '?')}: supports({api!r}) raised "
+                         f"{type(exc).__name__}: {exc}") from None
 
 
 def backend_for(spec: str, product: str) -> Any:

@@ -1,4 +1,6 @@
-"""The adapter protocol (DESIGN.md): ``name``, optional ``product``, ``call(api, args)``.
+"""The adapter protocol (DESIGN.md): ``name``, optional ``product``, ``call(api, args)``, and an
+optional ``supports(api) -> bool`` (default: every operator; an operator it refuses is reported
+"not run", never called).
 
 ``call`` runs both phases of the aclnn API and writes outputs in place into the output tensors'
 arrays; it returns the status (an int) or a ``CallResult`` saying which phase returned it.

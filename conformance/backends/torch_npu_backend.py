@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from conformance.backends.protocol import CallResult
-from conformance.backends.torch_backend import dispatch
+from conformance.backends.torch_backend import OPERATORS, dispatch
 from conformance.errors import UsageError
 from conformance.spec.loader import read_shipped_specs
 from conformance.spec.vocabulary import Vocabulary
@@ -98,6 +98,9 @@ class TorchNpuBackend:
         backend.device, backend.soc, backend.product = device, None, product
         backend.version = f"torch {torch.__version__} on {device}"
         return backend
+
+    def supports(self, api: str) -> bool:
+        return api in OPERATORS  # the torch backend's table: one mapping for both
 
     def call(self, api: str, args: dict[str, Any]) -> CallResult:
         return dispatch(self.name, api, args, self.device)

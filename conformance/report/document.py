@@ -6,6 +6,7 @@ from typing import Any
 
 from conformance.check.results import ItemRecord, split_item_id
 from conformance.report.outcome import (
+    UNCHECKED,
     numerics_rows,
     observation_rows,
     per_kind,
@@ -29,7 +30,8 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
     unfinished = unfinished_pairs(_item(r) for r in records)
     results = _results(records, unfinished) + [
         {"api": a, "product": p, "clause": "*", "kind": "*", "cases": 0, "failed": 0, "observed": 0,
-         "outcome": "not-applicable", "reason": reason} for a, p, reason in meta.get("not_applicable", [])]
+         "outcome": outcome, "reason": reason}
+        for outcome, key in UNCHECKED.items() for a, p, reason in meta.get(key, [])]
     results.sort(key=lambda r: (r["api"], r["product"], r["clause"], r["kind"]))
     outcomes = Counter(r.outcome for r in records)
     report = {

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.errors import UsageError
-from conformance.report.outcome import UNFINISHED
+from conformance.report.outcome import UNCHECKED, UNFINISHED
 from conformance.report.summary import summary_markdown
 
 #: What every reader of a report needs (merge needs more: report/merge.py).
@@ -94,8 +94,8 @@ def _row_case(case: ET.Element, report: dict[str, Any], row: dict[str, Any]) -> 
         why = "; ".join(f"waived: {f['waived']['reason']} (until {f['waived']['expires']})"
                         for f in found[:1]) or "waived"
         ET.SubElement(case, "skipped", message=why[:500])
-    elif outcome == "not-applicable":
-        ET.SubElement(case, "skipped", message=row.get("reason", "not applicable"))
+    elif outcome in UNCHECKED:  # not applicable, or not implemented by the backend
+        ET.SubElement(case, "skipped", message=row.get("reason", outcome))
     elif outcome == "unspecified":
         seen = [o for o in report["observations"] if (o["api"], o["product"], o["clause"]) ==
                 (row["api"], row["product"], row["clause"])]

@@ -26,7 +26,7 @@ import jinja2
 from conformance.check.results import split_item_id
 from conformance.report.html_charts import numerics_charts
 from conformance.report.html_format import fmt_date, fmt_duration, fmt_number, fmt_value, slug, to_float
-from conformance.report.outcome import worst
+from conformance.report.outcome import UNCHECKED, worst
 from conformance.report.summary import not_run_groups, verdict_notes
 
 TEMPLATE = "report.html.j2"
@@ -95,12 +95,13 @@ def header(report: dict[str, Any], products: list[str]) -> dict[str, Any]:
 # -- the compliance matrix ---------------------------------------------------------------------
 def _aggregate(report: dict[str, Any]) -> tuple[dict[tuple[str, str, str], dict[str, Any]],
                                                 dict[tuple[str, str], str]]:
-    """(api, product, clause) -> summed rows, and (api, product) -> not-applicable reason."""
+    """(api, product, clause) -> summed rows, and (api, product) -> (outcome, reason) of a whole pair
+    that holds no checks (not applicable, or not implemented by the backend: ``UNCHECKED``)."""
     cells: dict[tuple[str, str, str], dict[str, Any]] = {}
-    not_applicable: dict[tuple[str, str], str] = {}
+    not_applicable: dict[tuple[str, str], tuple[str, str]] = {}
     for row in report.get("results", []):
-        if row["outcome"] == "not-applicable":
-            not_applicable[(row["api"], row["product"])] = row.get("reason", "")
+        if row["outcome"] in UNCHECKED:  # the whole (api, product): its reason, and its state
+            not_applicable[(row["api"], row["product"])] = (row["outcome"], row.get("reason", ""))
             continue
         cell = cells.setdefault((row["api"], row["product"], row["clause"]),
                                 {"cases": 0, "failed": 0, "observed": 0, "insufficient": 0, "kinds": []})
@@ -110,10 +111,11 @@ def _aggregate(report: dict[str, Any]) -> tuple[dict[tuple[str, str, str], dict[
     return cells, not_applicable
 
 
-def _cell(api: str, product: str, clause: str, agg: dict[str, Any] | None, na: str | None) -> dict[str, Any]:
+def _cell(api: str, product: str, clause: str, agg: dict[str, Any] | None,
+          na: tuple[str, str] | None) -> dict[str, Any]:
     base = {"api": api, "product": product, "clause": clause, "cases": 0, "failed": 0, "observed": 0}
     if na is not None:
-        return {**base, "state": "not-applicable", "title": na or "not applicable"}
+        return {**base, "state": na[0], "title": na[1] or LABELS[na[0]]}
     if agg is None:
         return {**base, "state": "not-run", "title": "no case of this run checked this clause"}
     state = worst(k["outcome"] for k in agg["kinds"])
@@ -166,9 +168,10 @@ def _parse_items(report: dict[str, Any]) -> dict[tuple[str, str, str], list[dict
     return out
 
 
-def _dtype_cell(items: list[dict[str, Any]] | None, documented: bool, na: str | None) -> dict[str, Any]:
+def _dtype_cell(items: list[dict[str, Any]] | None, documented: bool,
+                na: tuple[str, str] | None) -> dict[str, Any]:
     if na is not None:
-        return {"state": "not-applicable", "cases": 0, "title": na or "not applicable", "families": []}
+        return {"state": na[0], "cases": 0, "title": na[1] or LABELS[na[0]], "families": []}
     if not items:
         state = "not-run" if documented else "not-documented"
         title = "documented, but no item of this run ran it" if documented else \

@@ -25,6 +25,7 @@ from typing import Any
 from conformance.errors import UsageError
 from conformance.report.files import REQUIRED, report_problem
 from conformance.report.outcome import (
+    UNCHECKED,
     numerics_rows,
     observation_rows,
     per_kind,
@@ -152,12 +153,13 @@ def _key(row: dict[str, Any]) -> Key:
 
 
 def _results(reports: Sequence[dict[str, Any]], unfinished: set[tuple[str, str]]) -> list[dict[str, Any]]:
-    """Rows summed per key; not-applicable rows once, and only if no input checked that (api, product)."""
+    """Rows summed per key; not-applicable and not-run rows (``UNCHECKED``) once, and only if no input
+    checked that (api, product)."""
     tally: dict[Key, Counter] = {}
     not_applicable: dict[tuple[str, str], dict[str, Any]] = {}
     for report in reports:
         for row in report["results"]:
-            if row["outcome"] == "not-applicable":
+            if row["outcome"] in UNCHECKED:
                 not_applicable.setdefault((row["api"], row["product"]), dict(row))
                 continue
             c = tally.setdefault(_key(row), Counter())

@@ -21,6 +21,11 @@ SEVERITY = ("fail", "error", "waived", "not-run", "incomplete", "insufficient", 
             "not-applicable")
 
 
+#: Whole-(api, product) rows that hold no checks, by outcome, with the run.json key listing them:
+#: the operator is not supported on the product, or the backend does not implement it.
+UNCHECKED = {"not-applicable": "not_applicable", "not-run": "not_implemented"}
+
+
 def worst(states: Iterable[str]) -> str:
     """The state that speaks first (``SEVERITY``) among ``states``; ``not-run`` when there are none."""
     found = [s for s in states if s in SEVERITY]

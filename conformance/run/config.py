@@ -37,6 +37,14 @@ class RunConfig:
     case_timeout: float = 30.0
     resume: bool = False  # continue the run journaled in report_dir (journal.py)
     precision: str = "strict"  # the precision standard that decides numerics (check/precision.py)
+    #: api -> why the backend does not implement it: those operators are reported "not run"
+    not_implemented: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def planned_apis(self) -> list[str]:
+        """The operators whose items run: the requested ones the backend implements."""
+        skipped = dict(self.not_implemented)
+        return [a for a in self.apis if a not in skipped]
 
     def meta(self, specs: SpecSet, about: dict[str, Any]) -> dict[str, Any]:
         """What the run records when it starts (the report's header); ``about``: the backend's
@@ -46,6 +54,8 @@ class RunConfig:
         data["waivers"] = str(self.waivers) if self.waivers else None
         data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
         data.pop("resume")
+        data["not_implemented"] = [[a, p, why] for a, why in self.not_implemented
+                                   for p in self.products if p in specs.operator(a).products]
         data["backend"] = {"spec": self.backend, "name": about.get("name", ""),
                            "version": about.get("version", ""), "product": about.get("product")}
         data["spec"] = {"version": specs.version, "digest": specs.digest}
@@ -64,7 +74,8 @@ class RunConfig:
                    int(meta["seed"]), int(meta["max_examples"]), Path(meta["report_dir"]),
                    _shard(meta.get("shard")), Path(meta["waivers"]) if meta.get("waivers") else None,
                    bool(meta["isolate"]), float(meta["case_timeout"]), resume,
-                   meta.get("precision", "strict"))
+                   meta.get("precision", "strict"),
+                   tuple(dict.fromkeys((a, why) for a, _, why in meta.get("not_implemented", []))))
 
 
 def start(specs: SpecSet, cfg: RunConfig, about: dict[str, Any]) -> None:
@@ -120,9 +131,7 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         ids = tuple(specs.vocabulary.products)
     apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
     missing = about["missing_operators"]
-    for api in apis:
-        if api in missing:
-            raise UsageError(f"--backend {backend}: {missing[api]}; test the operators it has with --op")
+    not_implemented = tuple((api, missing[api]) for api in apis if api in missing)
     if max_examples is not None and max_examples < 1:
         raise UsageError(f"--max-examples {max_examples}: must be at least 1")
     if waivers is not None:
@@ -133,7 +142,7 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         raise UsageError(f"--case-timeout {case_timeout}: must be a positive number of seconds")
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
                     Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
-                    isolate, case_timeout or chosen.case_timeout, bool(resume), precision)
+                    isolate, case_timeout or chosen.case_timeout, bool(resume), precision, not_implemented)
     return cfg, about
 
 

@@ -23,7 +23,7 @@ _NODE_NAMES = ("test_item", "test_conformance.py", "suite")
 
 def selected(specs: SpecSet, cfg: RunConfig, keyword: str | None) -> tuple[list[Item], list[Item]]:
     """(the items of the plan and shard, those -k keeps)."""
-    items = shard_of(plan(specs, list(cfg.apis), list(cfg.products)), cfg.shard)
+    items = shard_of(plan(specs, cfg.planned_apis, list(cfg.products)), cfg.shard)
     if not keyword:
         return items, items
     from _pytest.mark.expression import Expression  # pytest's own -k grammar
@@ -44,7 +44,10 @@ def _matcher(item: Item):
 def check_selection(specs: SpecSet, cfg: RunConfig, keyword: str | None) -> None:
     """``UsageError`` when the run would judge nothing, naming why (a shard of a non-empty
     selection may be empty: that is a success)."""
-    unsharded = plan(specs, list(cfg.apis), list(cfg.products))
+    unsharded = plan(specs, cfg.planned_apis, list(cfg.products))
+    if not unsharded and cfg.not_implemented:
+        said = "; ".join(why for _, why in cfg.not_implemented)
+        raise UsageError(f"--backend {cfg.backend}: nothing to test: {said}")
     if not unsharded:
         pairs = ", ".join(f"{a} on {p}" for a in cfg.apis for p in cfg.products)
         raise UsageError(f"--op/--product: nothing to test: {pairs} is not applicable (the documents "
