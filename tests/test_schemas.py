@@ -50,3 +50,19 @@ def _walk(node):
     elif isinstance(node, list):
         for value in node:
             yield from _walk(value)
+
+
+def test_the_report_schema_lists_the_clause_kinds_of_the_operator_schema():
+    def enums(node):
+        if isinstance(node, dict):
+            if "not_null" in (node.get("enum") or []):
+                yield node["enum"]
+            for value in node.values():
+                yield from enums(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from enums(value)
+
+    operator = json.loads((specs_dir() / "schema" / "operator.schema.json").read_text())
+    clause_kinds = max(enums(operator), key=len)  # the constraint kinds (behavior and expr included)
+    assert list(enums(_schema("report.schema.json"))) == [clause_kinds]

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from conformance.check.results import split_item_id
-from conformance.report.outcome import UNFINISHED
+from conformance.report.outcome import SEVERITY, UNFINISHED, worst
 
 VERDICTS = {"conformant": "✅ conformant", "nonconformant": "❌ nonconformant",
             "incomplete": "⏸ incomplete", "empty": "∅ empty (nothing was judged)"}
@@ -26,6 +26,10 @@ def verdict_notes(report: dict[str, Any]) -> list[str]:
         why.append(f"{stats['items_incomplete']} items did not finish")
     if stats.get("items_not_run") or stats.get("items_incomplete"):
         why[-1] += ": `conformance run --resume`"
+    not_run = sorted({r["api"] for r in report["results"] if r["outcome"] == "not-run"})
+    if not_run:
+        why.append(f"{len(not_run)} operator(s) the backend does not implement were not run: "
+                   f"{', '.join(not_run)}")
     if stats.get("items_insufficient"):
         why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
     if report.get("journal_damage"):
@@ -74,7 +78,14 @@ def _header(report: dict[str, Any]) -> str:
             f"({spec.get('digest')}){shard}")
 
 
+#: At most this many (operator, product) rows and findings are listed; the rest are counted, so the
+#: summary fits a CI comment however many operators a run has (report.html lists everything).
+MAX_ROWS = 25
+
+
 def _table(report: dict[str, Any]) -> list[str]:
+    """One row per (operator, product) that needs a look (anything but all pass or not applicable),
+    the worst first; the others are counted on one line."""
     groups: dict[tuple[str, str], Counter] = {}
     for row in report["results"]:
         groups.setdefault((row["api"], row["product"]), Counter())[row["outcome"]] += 1
@@ -82,12 +93,22 @@ def _table(report: dict[str, Any]) -> list[str]:
         parts = split_item_id(item["item"])
         if parts is not None and item["outcome"] == "not-run":
             groups.setdefault(parts[:2], Counter())["items not run"] += 1
-    heads = [h for _, h in COLUMNS] + ["not applicable", "items not run"]
+    heads = [h for _, h in COLUMNS] + ["not applicable / not run", "items not run"]
     lines = ["| operator | product | " + " | ".join(heads) + " |", "|---|---|" + "---:|" * len(heads)]
-    for (api, product), g in sorted(groups.items()):
-        cells = [str(g[o]) for o, _ in COLUMNS] + ["yes" if g["not-applicable"] else "",
-                                                   str(g["items not run"] or "")]
+    order = sorted(groups, key=lambda k: (SEVERITY.index(worst(groups[k])), k))
+    quiet = [k for k in order if set(groups[k]) <= {"pass", "not-applicable"}]
+    shown = order if len(order) <= MAX_ROWS else [k for k in order if k not in quiet]
+    for api, product in shown[:MAX_ROWS]:
+        g = groups[(api, product)]
+        whole = "not applicable" if g["not-applicable"] else "not run" if g["not-run"] else ""
+        cells = [str(g[o]) for o, _ in COLUMNS] + [whole, str(g["items not run"] or "")]
         lines.append(f"| {api} | {product} | " + " | ".join(cells) + " |")
+    rest = [k for k in order if k not in shown[:MAX_ROWS]]
+    if rest:
+        passing = sum(set(groups[k]) == {"pass"} for k in rest)
+        na = sum(set(groups[k]) == {"not-applicable"} for k in rest)
+        lines += ["", f"… and {len(rest)} more (operator, product) pairs: {passing} all pass, {na} not "
+                      f"applicable, {len(rest) - passing - na} other (see report.html)."]
     return lines
 
 
@@ -103,8 +124,11 @@ def _findings(report: dict[str, Any]) -> list[str]:
         lines += ["", "### Findings", "", "| operator | product | clause | kind | message |",
                   "|---|---|---|---|---|"]
         lines += [f"| {f['api']} | {f['product']} | {f['clause']} | {f['kind']} | {_cell(f['message'])} |"
-                  for f in failing]
-        replays = [f["replay"] for f in failing if f["replay"]]
+                  for f in failing[:MAX_ROWS]]
+        if len(failing) > MAX_ROWS:
+            more = len(failing) - MAX_ROWS
+            lines.append(f"| … | | | | and {more} more findings (report.html, report.json) |")
+        replays = [f["replay"] for f in failing[:MAX_ROWS] if f["replay"]]
         lines += ["", "Replay:", "", "```", *replays, "```"] if replays else []
     if waived:
         lines += ["", "### Waived findings (accepted, they do not fail the run)", "",
