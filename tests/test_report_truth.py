@@ -177,3 +177,32 @@ def test_a_run_stopped_by_x_under_xdist_still_reports(tmp_path, capsys):
     assert report["stopped"].endswith("(-x)") and report["stats"]["items_not_run"] > 0
     said = capsys.readouterr().out.splitlines()[-1]
     assert said.startswith(f"conformance: nonconformant (stopped early: {report['stopped']}; ")
+
+
+def test_the_page_starts_with_an_operator_by_product_overview(waivers_report):
+    html = render_html(waivers_report)
+    table = html.split('<table id="operator-overview">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr data-api="([^"]+)"><th scope="row"><a href="#([^"]+)">', table)
+    assert rows == [(KL, f"matrix-{KL}"), (RP, f"matrix-{RP}")]
+    assert f'id="matrix-{KL}"' in html  # the link lands on the operator's rows of the matrix
+    cells = re.findall(r'data-api="([^"]+)" data-product="([^"]+)" data-state="([^"]+)"', table)
+    assert (RP, "atlas-a3", "fail") in cells and (KL, "atlas-a2", "fail") in cells
+    kl = table.split(f'data-api="{KL}" data-product="atlas-a2"', 1)[1].split("</td>", 1)[0]
+    assert "failing: KL-PHASE, KL-VALUES" in kl
+    waived = render_html(every_clause_waived(waivers_report))
+    assert "fail" not in states(waived.split('id="operator-overview"', 1)[1].split("</table>", 1)[0])
+
+
+def test_a_summary_of_many_operators_stays_short(waivers_report):
+    import copy
+
+    report = copy.deepcopy(waivers_report)
+    for i in range(40):  # 40 more passing (operator, product) pairs
+        report["results"].append({"api": f"aclnnOp{i:02d}", "product": "atlas-a2", "clause": "X",
+                                  "kind": "status", "cases": 3, "failed": 0, "observed": 0,
+                                  "outcome": "pass"})
+    text = summary_markdown(report)
+    rows = [line for line in text.splitlines() if line.startswith("| aclnn")]
+    assert len([r for r in rows if "aclnnOp" in r]) == 0  # the passing ones are counted, not listed
+    assert "… and 40 more (operator, product) pairs: 40 all pass, 0 not applicable, 0 other" in text
+    assert rows[0].startswith(f"| {KL} |") or rows[0].startswith(f"| {RP} |")

@@ -26,6 +26,7 @@ import jinja2
 from conformance.check.results import split_item_id
 from conformance.report.html_charts import numerics_charts
 from conformance.report.html_format import fmt_date, fmt_duration, fmt_number, fmt_value, slug, to_float
+from conformance.report.html_overview import overview
 from conformance.report.outcome import UNCHECKED, worst
 from conformance.report.summary import not_run_groups, verdict_notes
 
@@ -50,6 +51,7 @@ def _environment() -> jinja2.Environment:
     env.filters["num"] = fmt_number
     env.filters["value"] = fmt_value
     env.globals["LABELS"] = LABELS
+    env.globals["slug"] = slug
     return env
 
 
@@ -59,7 +61,8 @@ def view(report: dict[str, Any]) -> dict[str, Any]:
     apis = _apis(report)
     matrix = clause_matrix(report, apis, products)
     return {"r": report, "header": header(report, products), "products": products, "matrix": matrix,
-            "totals": _totals(matrix, products), "dtype_tables": dtype_tables(report, apis, products),
+            "overview": overview(matrix, products), "totals": _totals(matrix, products),
+            "dtype_tables": dtype_tables(report, apis, products),
             "failing": failing_clauses(report, matrix, "fail"),
             "waived": failing_clauses(report, matrix, "waived"),
             "waivers": {"applied": [], "expired": [], "stale": [], **(report.get("waivers") or {})},

@@ -1,0 +1,23 @@
+"""The report page's first table: one row per operator, one column per product line, each cell the
+state that speaks first among that operator's clauses there, its cases and failing clauses, linking
+to the operator's rows of the compliance matrix. A run of many operators is read from here down."""
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.report.html_format import slug
+from conformance.report.outcome import worst
+
+
+def overview(matrix: list[dict[str, Any]], products: list[str]) -> list[dict[str, Any]]:
+    """Per operator (matrix order): its anchor and a cell per product."""
+    rows = []
+    for group in matrix:
+        cells = []
+        for i, product in enumerate(products):
+            column = [row["cells"][i] for row in group["rows"]]
+            failing = [row["id"] for row in group["rows"] if row["cells"][i]["state"] == "fail"]
+            cells.append({"product": product, "state": worst(c["state"] for c in column),
+                          "cases": sum(c["cases"] for c in column), "failing": failing})
+        rows.append({"api": group["api"], "anchor": slug("matrix", group["api"]), "cells": cells})
+    return rows
