@@ -1,0 +1,55 @@
+"""The run-time budgets of issue "Nine more operators", measured against the reference on this
+machine, each figure from this one run (the machine is shared: compare ratios, not absolute times).
+
+Run from the repository root:  PYTHONPATH=. python benchmarks/bench_budgets.py [--ops A,B] [--skip-ci]
+
+- quick, every operator, one product (the quick default, atlas-a2), -n 2: budget 60 s;
+- ci, one operator at a time, every product it lists, -n 2: budget 30 s per operator;
+- ci serial vs -n 2 on one operator (the first given): budget at least 1.7x faster.
+Wall time of ``run_suite`` as a user sees it (pytest start-up, collection, items, reports).
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import conformance
+from conformance.generate.dry_run import shipped_specs
+
+
+def timed(report_dir: Path, **kw) -> tuple[float, dict]:
+    start = time.perf_counter()
+    report = conformance.run_suite("reference", report_dir=report_dir, **kw)
+    return time.perf_counter() - start, report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ops", default=None, help="comma-separated operators (default: every one)")
+    parser.add_argument("--skip-ci", action="store_true", help="only the quick budget")
+    args = parser.parse_args()
+    ops = args.ops.split(",") if args.ops else list(shipped_specs().operators)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        seconds, report = timed(root / "quick", profile="quick", ops=ops, workers="2")
+        print(f"quick, {len(ops)} operators, one product, -n 2: {seconds:.1f} s (budget 60 s) — "
+              f"{report['stats']['items']} items, {report['stats']['cases']} cases, {report['outcome']}")
+        if args.skip_ci:
+            return
+        worst = 0.0
+        for api in ops:
+            seconds, report = timed(root / f"ci-{api}", profile="ci", ops=[api], workers="2")
+            worst = max(worst, seconds)
+            print(f"ci, {api}, every product, -n 2: {seconds:.1f} s (budget 30 s) — "
+                  f"{report['stats']['cases']} cases, {report['outcome']}")
+        print(f"ci: slowest operator {worst:.1f} s (budget 30 s)")
+        serial, _ = timed(root / "serial", profile="ci", ops=ops[:1])
+        parallel, _ = timed(root / "parallel", profile="ci", ops=ops[:1], workers="2")
+        print(f"ci, {ops[0]}: serial {serial:.1f} s, -n 2 {parallel:.1f} s: {serial / parallel:.2f}x "
+              "(budget at least 1.7x)")
+
+
+if __name__ == "__main__":
+    main()
