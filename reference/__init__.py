@@ -11,3 +11,12 @@ __all__ = ["Golden", "kl_div_backward", "replication_pad3d_backward"]
 from .losses import kl_div, mse_loss_backward, smooth_l1_loss_backward  # noqa: E402
 
 __all__ += ["kl_div", "mse_loss_backward", "smooth_l1_loss_backward"]
+from .pad_backward import (  # noqa: E402
+    circular_pad2d_backward,
+    reflection_pad3d_backward,
+    replication_pad1d_backward,
+    replication_pad2d_backward,
+)
+
+__all__ += ["circular_pad2d_backward", "reflection_pad3d_backward", "replication_pad1d_backward",
+            "replication_pad2d_backward"]
