@@ -22,6 +22,7 @@ from conformance.backends.torch_common import (
     torch_call,
     write_output,
 )
+from conformance.backends.torch_losses import LOSS_OPERATORS
 
 PAD = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"
@@ -82,7 +83,7 @@ class TorchBackend:
 
 
 #: The aten mapping of each api, shared by the torch and torch_npu backends.
-OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward}
+OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward, **LOSS_OPERATORS}
 
 
 def dispatch(backend: str, api: str, args: dict[str, Any], device: str | None = None) -> CallResult:

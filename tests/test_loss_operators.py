@@ -1,0 +1,97 @@
+"""The loss operators end to end: the reference is conformant on every product line each page lists,
+a planted bug per operator (tests/mutants_losses.py) is caught with the right clause and kind, and
+the torch mapping's differences from the pages are pinned."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import conformance
+from conformance.generate.dry_run import load_specs
+
+KL_DIV, MSE, SMOOTH_L1 = "aclnnKlDiv", "aclnnMseLossBackward", "aclnnSmoothL1LossBackward"
+LOSSES = (KL_DIV, MSE, SMOOTH_L1)
+MUTANTS = Path(__file__).with_name("mutants_losses.py")
+FAST_PRODUCT = "atlas-a2"  # one product per operator in the developer's loop; the others are slow
+
+
+def _product_params() -> list:
+    specs = load_specs()
+    return [pytest.param(api, p, id=f"{api[5:]}-{p}",
+                         marks=() if p == FAST_PRODUCT else pytest.mark.slow)
+            for api in LOSSES for p in specs.operator(api).products]
+
+
+def _pairs(report: dict) -> set[tuple[str, str]]:
+    return {(f["clause"], f["kind"]) for f in report["findings"]}
+
+
+def test_products_and_unsupported_lines_are_the_pages():
+    specs = load_specs()
+    everywhere = ["atlas-training", "atlas-inference", "atlas-a2", "atlas-a3", "ascend-950"]
+    expected = {
+        KL_DIV: (everywhere, ["atlas-200i-500-a2"]),
+        MSE: (everywhere[1:], ["atlas-training", "atlas-200i-500-a2"]),
+        SMOOTH_L1: (everywhere, ["atlas-200i-500-a2"]),
+    }
+    for api, (products, unsupported) in expected.items():
+        spec = specs.operator(api)
+        assert list(spec.products) == products
+        assert sorted(spec.unsupported) == sorted(unsupported)
+    assert specs.operator(KL_DIV).dtypes_for("atlas-training", "self") == ["FLOAT", "FLOAT16"]
+    assert specs.operator(KL_DIV).dtypes_for("ascend-950", "self") == ["FLOAT", "FLOAT16", "BFLOAT16"]
+
+
+@pytest.mark.parametrize("api,product", _product_params())
+def test_reference_is_conformant(api, product, tmp_path):
+    report = conformance.run_suite("reference", ops=[api], profile="quick", products=[product],
+                                   report_dir=tmp_path)
+    assert not report["errors"], report["errors"]
+    assert report["outcome"] == "conformant", sorted(_pairs(report))
+    judged = {(r["clause"], r["kind"]) for r in report["results"] if r["outcome"] == "pass"}
+    prefix = {KL_DIV: "KLF", MSE: "MSE", SMOOTH_L1: "SL1"}[api]
+    assert {(f"{prefix}-VALUES", "numerics"), (f"{prefix}-NONCONTIGUOUS", "numerics"),
+            (f"{prefix}-DETERMINISTIC", "determinism"), (f"{prefix}-NULL", "status")} <= judged
+
+
+MUTANT_CASES = [
+    pytest.param("KlDivMeanBySelfNumel", KL_DIV, {("KLF-VALUES", "numerics")},
+                 {("KLF-NONCONTIGUOUS", "numerics")}, id="kl-div-mean"),
+    pytest.param("MseMeanByBroadcastNumel", MSE, {("MSE-VALUES", "numerics")},
+                 {("MSE-NONCONTIGUOUS", "numerics")}, id="mse-mean"),
+    pytest.param("SmoothL1IgnoresBeta", SMOOTH_L1, {("SL1-VALUES", "numerics")},
+                 {("SL1-NONCONTIGUOUS", "numerics")}, id="smooth-l1-beta"),
+]
+
+
+@pytest.mark.parametrize("mutant,api,expected,also", MUTANT_CASES)
+def test_planted_bug_is_caught(mutant, api, expected, also, tmp_path):
+    report = conformance.run_suite(f"{MUTANTS}:{mutant}", ops=[api], profile="quick",
+                                   products=[FAST_PRODUCT], isolate=False, report_dir=tmp_path)
+    assert report["outcome"] == "nonconformant", f"{mutant} passed the quick profile"
+    assert not report["errors"], report["errors"]
+    found = _pairs(report)
+    assert found & expected, f"{mutant}: findings {sorted(found)}, but should include {sorted(expected)}"
+    assert found <= expected | also, f"{mutant}: unexpected findings {sorted(found - expected - also)}"
+
+
+#: What the torch mapping (torch 2.13.0 CPU, quick profile, seed 0, atlas-a2) is found to break.
+TORCH_FINDINGS = {
+    KL_DIV: {("KLF-DTYPE", "status"), ("KLF-RANK", "status"), ("KLF-VALUES", "numerics"),
+             ("KLF-NONCONTIGUOUS", "numerics")},
+    MSE: {("MSE-DTYPE", "status"), ("MSE-DTYPE-SAME", "status"), ("MSE-RANK", "status"),
+          ("MSE-REDUCTION", "status"), ("MSE-VALUES", "numerics"), ("MSE-NONCONTIGUOUS", "numerics")},
+    SMOOTH_L1: {("SL1-DTYPE", "status"), ("SL1-DTYPE", "crash"), ("SL1-RANK", "status"),
+                ("SL1-REDUCTION", "status"), ("SL1-VALUES", "numerics"), ("SL1-NONCONTIGUOUS", "numerics")},
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("api", LOSSES)
+def test_torch_findings(api, tmp_path):
+    pytest.importorskip("torch")
+    report = conformance.run_suite("torch", ops=[api], profile="quick", products=[FAST_PRODUCT],
+                                   report_dir=tmp_path)
+    assert not report["errors"], report["errors"]
+    assert _pairs(report) == TORCH_FINDINGS[api]
