@@ -20,3 +20,6 @@ from .pad_backward import (  # noqa: E402
 
 __all__ += ["circular_pad2d_backward", "reflection_pad3d_backward", "replication_pad1d_backward",
             "replication_pad2d_backward"]
+from .binary_cross_entropy import binary_cross_entropy_backward  # noqa: E402
+
+__all__ += ["binary_cross_entropy_backward"]

@@ -35,7 +35,8 @@ def _load(text: str, specs) -> SpecError:
 
 
 def test_shipped_specs_load(specs):
-    assert sorted(specs.operators) == ["aclnnKlDivBackward", "aclnnReplicationPad3dBackward"]
+    # (more operators join over time: the seed two must stay)
+    assert {"aclnnKlDivBackward", "aclnnReplicationPad3dBackward"} <= set(specs.operators)
     text = (specs_dir() / "aclnnReplicationPad3dBackward.yaml").read_text(encoding="utf-8")
     ids = re.findall(r"^  - id: (\S+)", text, re.M)
     assert [c.id for c in specs.operator("aclnnReplicationPad3dBackward").constraints] == ids

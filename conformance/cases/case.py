@@ -15,7 +15,7 @@ from conformance.spec.model import OperatorSpec, SpecSet
 from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
 _TOP_KEYS = {"api", "product", "args", "data", "seed", "regime", "note", "finding"}
-_TENSOR_KEYS = {"shape", "dtype", "strides", "offset", "format"}
+_TENSOR_KEYS = {"shape", "dtype", "strides", "offset", "format", "outside"}
 
 
 @dataclass
@@ -132,8 +132,12 @@ class _CaseParser:
         if fmt not in self.specs.vocabulary.formats:
             known = ", ".join(self.specs.vocabulary.formats)
             raise self.fail(f"unknown format {fmt!r} (known: {known})", *at, "format")
+        outside = value.get("outside", False)
+        if not isinstance(outside, bool):
+            raise self.fail("outside must be true or false (data outside the parameter's domain)",
+                            *at, "outside")
         return TensorMeta(tuple(shape), dtype, tuple(strides) if strides is not None else None,
-                          offset, fmt)
+                          offset, fmt, outside)
 
 
 def _is_int(value: Any) -> bool:
@@ -153,6 +157,8 @@ def case_to_dict(case: Case, metas: dict[str, Any]) -> dict[str, Any]:
                 entry["offset"] = meta.offset
             if meta.format != "ND":
                 entry["format"] = meta.format
+            if meta.outside:
+                entry["outside"] = True
             args[name] = entry
         else:
             args[name] = list(value) if isinstance(value, tuple) else value

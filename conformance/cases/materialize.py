@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from conformance.cases.case import Case
+from conformance.cases.domain_values import fill_domain
 from conformance.cases.tensor import Tensor, TensorMeta, view_into
 from conformance.spec.model import OperatorSpec, SpecSet
 
@@ -43,6 +44,9 @@ def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordina
         if isinstance(value, TensorMeta):
             metas[name] = value
             args[name] = _tensor(spec, specs, name, value, rng, regime)
+            if name in spec.data and spec.params[name].role == "input":
+                # a domain's bounds may read other arguments' shapes (class count C)
+                fill_domain(args[name].array, spec.data[name], dict(case.args), rng, regime, value.outside)
         else:
             args[name] = value
     built = Case(case.api, case.product, args, extra=dict(case.extra))

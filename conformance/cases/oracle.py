@@ -2,7 +2,7 @@
 unspecified, or not applicable on that product."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.cases.case import Case
@@ -47,7 +47,8 @@ class Expectation:
 
 
 def arg_metas(case: Case, specs: SpecSet) -> dict[str, Any]:
-    """The case's arguments with every data-carrying ``Tensor`` reduced to its ``TensorMeta``."""
+    """The case's arguments with every data-carrying ``Tensor`` reduced to its ``TensorMeta``;
+    where a parameter has a value domain, ``outside`` says whether its data leaves it."""
     vocab = specs.vocabulary
     out: dict[str, Any] = {}
     for name, value in case.args.items():
@@ -55,6 +56,15 @@ def arg_metas(case: Case, specs: SpecSet) -> dict[str, Any]:
             dtype = value.dtype_name or vocab.dtype_of_numpy(value.array.dtype) or str(value.array.dtype)
             value = value.meta(dtype)
         out[name] = value
+    domains = specs.operator(case.api).data if case.api in specs.operators else {}
+    for name, domain in domains.items():
+        value = case.args.get(name)
+        if isinstance(value, Tensor) and value.array.size:
+            try:
+                inside = bool(domain.inside(value.array, out).all())
+            except ExprError:
+                continue  # bounds need an argument that is missing: another clause says so
+            out[name] = replace(out[name], outside=not inside)
     return out
 
 

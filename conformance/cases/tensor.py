@@ -28,6 +28,7 @@ class TensorMeta:
     strides: tuple[int, ...] | None = None
     offset: int = 0
     format: str = "ND"
+    outside: bool = False  # some elements lie outside the parameter's ``data`` domain
 
     @property
     def rank(self) -> int:

@@ -125,6 +125,12 @@ def _contiguous(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     return out
 
 
+def _data_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
+    """Some elements outside the parameter's domain (materialize puts them there)."""
+    return [_set(args, **{p: replace(args[p], outside=True)}) for p in _tensors(c, args)
+            if args[p].numel > 0]
+
+
 class _Context:
     def __init__(self, spec: OperatorSpec, vocab: Vocabulary, product: str) -> None:
         self.spec, self.vocab, self.product = spec, vocab, product
@@ -134,6 +140,7 @@ _VARIANTS: dict[str, Callable[[Constraint, Args, _Context], list[Args]]] = {
     "not_null": _not_null, "dtype_in": _dtype_in, "same_dtype": _same_dtype, "format_in": _format_in,
     "rank_in": _rank_in, "same_shape": _same_shape, "length": _length,
     "broadcastable": _broadcastable, "value_in": _value_in, "contiguous": _contiguous,
+    "data_in": _data_in,
 }
 
 AUTOMATIC = frozenset(_VARIANTS)

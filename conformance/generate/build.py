@@ -37,6 +37,9 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
         elif isinstance(value, list):
             value = tuple(value)
         args[name] = value
+    for name in _optional(spec, args):
+        if ch.boolean("absent"):  # a documented optional argument left out: valid, reference gets None
+            args[name] = None
     tensors = {k: v for k, v in args.items() if isinstance(v, TensorMeta)}
     views = () if size_max else program.views  # size-axis cases are dense: their size is the point
     args.update(choose_layouts(tensors, set(spec.params_of("tensor", "output")), views, ch))
@@ -62,6 +65,10 @@ def broken_cases(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str
         return []
     options = variants(spec.constraint(clause), base.args, spec, vocab, product)
     return [Case(spec.api, product, args) for args in options]
+
+
+def _optional(spec: OperatorSpec, args: dict[str, Any]) -> list[str]:
+    return [name for name, p in spec.params.items() if p.optional and args.get(name) is not None]
 
 
 def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, Any],

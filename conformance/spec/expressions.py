@@ -36,6 +36,7 @@ def _broadcastable(*shapes: Any) -> bool:
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len, "min": min, "max": max, "abs": abs, "all": all, "any": any, "sum": sum,
     "prod": math.prod, "broadcast": _broadcast, "broadcastable": _broadcastable,
+    "present": lambda value: value is not None,  # an optional argument was given (not null)
 }
 ATTRIBUTES = frozenset({"shape", "rank", "numel", "dtype", "format", "strides", "offset", "contiguous"})
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.errors import SpecError
+from conformance.spec.domains import Domain, parse_domain
 from conformance.spec.draws import DrawError
 from conformance.spec.expressions import ExprError, Expression
 from conformance.spec.model import EXPLICIT_BREAK, Constraint, OperatorSpec, Param, Source, SpecSet
@@ -23,7 +24,7 @@ from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
 VOCABULARY_FILE = "vocabulary.yaml"
 _TENSOR_KINDS = {"dtype_in", "same_dtype", "format_in", "rank_in", "same_shape", "broadcastable",
-                 "contiguous"}
+                 "contiguous", "data_in"}
 
 
 def specs_dir() -> Path:
@@ -77,8 +78,10 @@ class _Builder:
             if pid in products:
                 raise self.fail(f"{pid} is listed both as supported and unsupported", "unsupported", pid)
         params = {name: Param(name, p["kind"], p["role"],
-                              {int(k): v for k, v in p["values"].items()} if "values" in p else None)
+                              {int(k): v for k, v in p["values"].items()} if "values" in p else None,
+                              bool(p.get("optional", False)))
                   for name, p in self.data["params"].items()}
+        domains = self._domains(params)
         linear_in = self.data.get("precision", {}).get("linear_in")
         if linear_in is not None and (linear_in not in params or params[linear_in].kind != "tensor"
                                       or params[linear_in].role != "input"):
@@ -91,8 +94,19 @@ class _Builder:
         spec = OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
                             tuple(constraints), self.doc.file, self._program(params, constraints),
-                            dict(self.data.get("precision", {})), self.doc)
+                            dict(self.data.get("precision", {})), self.doc, domains)
         return spec
+
+    def _domains(self, params: dict[str, Param]) -> dict[str, Domain]:
+        out = {}
+        for name, raw in self.data.get("data", {}).items():
+            if name not in params or params[name].kind != "tensor" or params[name].role != "input":
+                raise self.fail(f"data names {name!r}, not an input tensor parameter", "data", name)
+            try:
+                out[name] = parse_domain(name, raw, frozenset(params))
+            except ValueError as exc:
+                raise self.fail(str(exc), "data", name) from None
+        return out
 
     def _program(self, params: dict[str, Param], constraints: list[Constraint]) -> Program:
         breaks = {c["id"]: c["break"] for c in self.data["constraints"] if "break" in c}
@@ -153,6 +167,7 @@ class _Builder:
         for j, name in enumerate(raw.get("params", [])):
             self._check_param(kind, name, params, *at, "params", j)
         status = self._status(raw.get("on_violation"), *at, "on_violation")
+        self._check_kind_params(kind, raw.get("params", []), params, *at)
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
             "break", "when")}
@@ -168,6 +183,17 @@ class _Builder:
                           raw.get("on_violation"), status, tuple(raw.get("requires", [])), options,
                           exprs, tuple(raw.get("checks", [])), self.doc.line_of(at),
                           self._expr(raw["when"], params, *at, "when") if "when" in raw else None)
+
+    def _check_kind_params(self, kind: str, names: list[str], params: dict[str, Param], *at: Any) -> None:
+        """An optional parameter's null is valid (no not_null clause); a data_in parameter needs
+        a domain in the ``data`` section."""
+        for j, name in enumerate(names):
+            if kind == "not_null" and params[name].optional:
+                raise self.fail(f"{name!r} is optional: a null pointer is a valid argument, so a "
+                                "not_null clause cannot name it", *at, "params", j)
+            if kind == "data_in" and name not in self.data.get("data", {}):
+                raise self.fail(f"a data_in clause on {name!r} needs its domain under data.{name}",
+                                *at, "params", j)
 
     def _check_param(self, kind: str, name: str, params: dict[str, Param], *path: Any) -> None:
         if name not in params:

@@ -36,6 +36,7 @@ class Param:
     kind: str  # tensor | int_array | int | bool | float
     role: str  # input | output | attr
     values: dict[int, str] | None = None
+    optional: bool = False  # documented optional: a null pointer (absent) is a valid argument
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class OperatorSpec:
     program: Any = None  # generation.Program: how cases are drawn (the ``generate`` section)
     precision: dict[str, Any] = field(default_factory=dict)  # c, extra_terms of the error bound
     doc: Any = field(default=None, compare=False, repr=False)  # yaml_lines.LocatedYaml: lines of fields
+    data: dict[str, Any] = field(default_factory=dict)  # domains.Domain by tensor parameter
 
     def constraint(self, cid: str) -> Constraint:
         for c in self.constraints:

@@ -99,6 +99,13 @@ def contiguous(c: Constraint, names: Names, product: str) -> list[str]:
             for p, t in _present(c, names) if not t.contiguous]
 
 
+def data_in(c: Constraint, names: Names, product: str) -> list[str]:
+    """A tensor whose data lies outside its ``data`` domain: TensorMeta.outside, which generation
+    sets and the oracle recomputes from the values wherever a case carries data."""
+    return [f"{p} has elements outside its documented domain" for p, t in _present(c, names)
+            if getattr(t, "outside", False) and t.numel > 0]
+
+
 def expr(c: Constraint, names: Names, product: str) -> list[str]:
     """Every false conjunct of ``all``; evaluation stops at the first one that cannot be computed."""
     out: list[str] = []
@@ -116,4 +123,4 @@ def expr(c: Constraint, names: Names, product: str) -> list[str]:
 
 PREDICATES: dict[str, Predicate] = {f.__name__: f for f in (
     not_null, dtype_in, same_dtype, format_in, rank_in, same_shape, length, broadcastable, value_in,
-    contiguous, expr)}
+    contiguous, data_in, expr)}
