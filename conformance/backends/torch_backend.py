@@ -13,6 +13,7 @@ from typing import Any
 import torch
 
 from conformance.backends.protocol import CallResult
+from conformance.backends.torch_bce_nll import BCE_NLL_OPERATORS
 from conformance.backends.torch_common import (
     INVALID,
     NULLPTR,
@@ -83,7 +84,7 @@ class TorchBackend:
 
 
 #: The aten mapping of each api, shared by the torch and torch_npu backends.
-OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward, **LOSS_OPERATORS}
+OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward, **LOSS_OPERATORS, **BCE_NLL_OPERATORS}
 
 
 def dispatch(backend: str, api: str, args: dict[str, Any], device: str | None = None) -> CallResult:

@@ -92,7 +92,7 @@ def breakable(spec: OperatorSpec, outcome: str) -> list[str]:
 
 
 _MODES = (("min", frozenset()), ("max", frozenset()), ("min", frozenset({"empty"})),
-          ("max", frozenset({"views"})), ("max", frozenset({"absent"})))
+          ("max", frozenset({"views"})), ("min", frozenset({"absent"})))
 
 
 def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:

@@ -41,7 +41,7 @@ class Domain:
     def inside(self, values: np.ndarray, names: Mapping[str, Any]) -> np.ndarray:
         """Which elements lie in the domain (NaN never does)."""
         lo, hi = self.bounds(names)
-        x = np.asarray(values).astype(np.float64)
+        x = np.real(np.asarray(values)).astype(np.float64)  # (complex data: a dtype clause's)
         with np.errstate(invalid="ignore"):
             ok = (x > lo) & (x < hi) if self.open else (x >= lo) & (x <= hi)
             if self.kind == "integers":
