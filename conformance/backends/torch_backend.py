@@ -24,6 +24,7 @@ from conformance.backends.torch_common import (
     write_output,
 )
 from conformance.backends.torch_losses import LOSS_OPERATORS
+from conformance.backends.torch_pads import PAD_OPERATORS
 
 PAD = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"
@@ -84,7 +85,8 @@ class TorchBackend:
 
 
 #: The aten mapping of each api, shared by the torch and torch_npu backends.
-OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward, **LOSS_OPERATORS, **BCE_NLL_OPERATORS}
+OPERATORS = {PAD: replication_pad3d_backward, KL: kl_div_backward, **LOSS_OPERATORS, **PAD_OPERATORS,
+             **BCE_NLL_OPERATORS}
 
 
 def dispatch(backend: str, api: str, args: dict[str, Any], device: str | None = None) -> CallResult:
