@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import conformance
@@ -95,3 +96,30 @@ def test_torch_findings(api, tmp_path):
                                    report_dir=tmp_path)
     assert not report["errors"], report["errors"]
     assert _pairs(report) == TORCH_FINDINGS[api]
+
+
+def _call(backend, api: str, **args):
+    """One call of ``backend`` on float32 arrays (output last, NaN-filled); returns the output."""
+    from conformance.cases.tensor import Tensor
+    tensors = {k: Tensor(np.asarray(v, np.float32)) if isinstance(v, (list, np.ndarray)) else v
+               for k, v in args.items()}
+    out_name = list(args)[-1]
+    tensors[out_name].array[...] = np.nan
+    assert backend.call(api, tensors).status == 0
+    return tensors[out_name].array
+
+
+def test_torch_differs_from_the_pages_on_special_points():
+    """Two torch deviations the quick run may not draw: SmoothL1's slope at self == target with
+    beta 0 (the page's sign(0) = 0; torch -1), and KL's loss at target 0 (the page's NaN; torch's
+    xlogy gives 0)."""
+    pytest.importorskip("torch")
+    from conformance.backends.reference import ReferenceBackend
+    from conformance.backends.torch_backend import TorchBackend
+    sl1 = dict(gradOut=[1.0, 1.0], self=[0.0, 2.0], target=[0.0, 1.0], reduction=0, beta=0.0,
+               gradInput=[0.0, 0.0])
+    assert _call(ReferenceBackend(), SMOOTH_L1, **sl1).tolist() == [0.0, 1.0]
+    assert _call(TorchBackend(), SMOOTH_L1, **sl1).tolist() == [-1.0, 1.0]
+    kl = {"self": [0.5], "target": [0.0], "reduction": 0, "logTarget": False, "out": [0.0]}
+    assert np.isnan(_call(ReferenceBackend(), KL_DIV, **kl)).all()
+    assert _call(TorchBackend(), KL_DIV, **kl).tolist() == [0.0]
