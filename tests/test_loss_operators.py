@@ -123,3 +123,14 @@ def test_torch_differs_from_the_pages_on_special_points():
     kl = {"self": [0.5], "target": [0.0], "reduction": 0, "logTarget": False, "out": [0.0]}
     assert np.isnan(_call(ReferenceBackend(), KL_DIV, **kl)).all()
     assert _call(TorchBackend(), KL_DIV, **kl).tolist() == [0.0]
+
+
+@pytest.mark.parametrize("self_dtype,out_dtype,owner", [
+    ("FLOAT16", "FLOAT", "MSE-DTYPE-OUT"), ("BFLOAT16", "BFLOAT16", "MSE-DTYPE"),
+    ("FLOAT", "FLOAT", "MSE-PHASE")])
+def test_a_rejected_valid_mse_case_is_blamed_on_the_promise_it_breaks(self_dtype, out_dtype, owner):
+    from conformance.cases.tensor import TensorMeta
+    spec = load_specs().operator(MSE)
+    names = {"gradOutput": TensorMeta((2, 3), self_dtype), "self": TensorMeta((3,), self_dtype),
+             "target": TensorMeta((2, 1), self_dtype), "reduction": 1, "out": TensorMeta((2, 3), out_dtype)}
+    assert spec.owner("status", names) == owner
