@@ -23,3 +23,6 @@ __all__ += ["circular_pad2d_backward", "reflection_pad3d_backward", "replication
 from .binary_cross_entropy import binary_cross_entropy_backward  # noqa: E402
 
 __all__ += ["binary_cross_entropy_backward"]
+from .nll_loss import nll_loss_backward  # noqa: E402
+
+__all__ += ["nll_loss_backward"]

@@ -14,6 +14,8 @@ pytestmark = pytest.mark.slow  # quick-profile runs, 5-10 s each
 MUTANTS = Path(__file__).with_name("mutants_bce_nll.py")
 BCE = "aclnnBinaryCrossEntropyBackward"
 BCE_PRODUCTS = ["atlas-training", "atlas-inference", "atlas-a2", "atlas-a3", "ascend-950"]
+NLL = "aclnnNLLLossBackward"
+NLL_PRODUCTS = ["atlas-training", "atlas-a2", "atlas-a3", "ascend-950"]
 
 
 def _run(backend: str, api: str, product: str, tmp_path: Path) -> dict:
@@ -21,18 +23,24 @@ def _run(backend: str, api: str, product: str, tmp_path: Path) -> dict:
                                  report_dir=tmp_path)
 
 
-@pytest.mark.parametrize("product", BCE_PRODUCTS)
-def test_the_reference_is_conformant(product, tmp_path):
-    report = _run("reference", BCE, product, tmp_path)
+PROBES = {BCE: {"BCE-SELF-DOMAIN", "BCE-TARGET-DOMAIN", "BCE-EMPTY"},
+          NLL: {"NLL-TARGET-RANGE", "NLL-EMPTY", "NLL-DTYPE-OUT"}}
+
+
+RUNS = [(BCE, p) for p in BCE_PRODUCTS] + [(NLL, p) for p in NLL_PRODUCTS]
+
+
+@pytest.mark.parametrize(("api", "product"), RUNS)
+def test_the_reference_is_conformant(api, product, tmp_path):
+    report = _run("reference", api, product, tmp_path)
     assert (report["outcome"], report["findings"], report["errors"]) == ("conformant", [], [])
     assert report["stats"]["cases"] > 800
-    observed = {o["clause"] for o in report["observations"]}
-    assert {"BCE-SELF-DOMAIN", "BCE-TARGET-DOMAIN", "BCE-EMPTY"} <= observed
+    assert PROBES[api] <= {o["clause"] for o in report["observations"]}
 
 
-def test_bce_is_not_applicable_on_200i_500_a2(specs):
-    spec = specs.operator(BCE)
-    assert "atlas-200i-500-a2" in spec.unsupported and "atlas-200i-500-a2" not in spec.products
+def test_unsupported_lines(specs):
+    assert set(specs.operator(BCE).unsupported) == {"atlas-200i-500-a2"}
+    assert set(specs.operator(NLL).unsupported) == {"atlas-200i-500-a2", "atlas-inference"}
 
 
 @pytest.mark.parametrize(("mutant", "api", "expected", "also"), [
@@ -40,6 +48,8 @@ def test_bce_is_not_applicable_on_200i_500_a2(specs):
     # (an absent weight with a broadcast or mixed dtypes is those promises' case)
     ("BceRejectsAbsentWeight", BCE, {("status", "BCE-WEIGHT-OPTIONAL")},
      {("status", "BCE-BCAST-GRAD"), ("status", "BCE-BCAST-TARGET"), ("status", "BCE-DTYPE")}),
+    ("NllIgnoresIgnoreIndex", NLL, {("numerics", "NLL-VALUES")}, {("numerics", "NLL-NONCONTIGUOUS")}),
+    ("NllMeanByBatch", NLL, {("numerics", "NLL-VALUES")}, {("numerics", "NLL-NONCONTIGUOUS")}),
 ])
 def test_planted_bug_is_caught(mutant, api, expected, also, tmp_path):
     report = _run(f"{MUTANTS}:{mutant}", api, "atlas-a2", tmp_path)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from reference.binary_cross_entropy import binary_cross_entropy_backward
+from reference.nll_loss import nll_loss_backward
 
 
 def _bce_brute(g, x, t, w, reduction):
@@ -62,3 +63,53 @@ def test_bce_edges_are_ieee_and_bad_reductions_raise():
     assert binary_cross_entropy_backward(args, bounds=False)["out"].value.tolist() == [-np.inf, np.inf, 0.0]
     with pytest.raises(ValueError, match="reduction 3"):
         binary_cross_entropy_backward({**args, "reduction": 3})
+
+
+# -- NLL ---------------------------------------------------------------------------------------
+def _nll_brute(g, x_shape, t, w, reduction, ignore, total):
+    rows, classes = (x_shape if len(x_shape) == 2 else (1, x_shape[0]))
+    t = np.asarray(t).reshape(rows)
+    g = np.asarray(g, np.float64).reshape(-1)
+    out = [[0.0] * classes for _ in range(rows)]
+    for i in range(rows):
+        ti = int(t[i])
+        if ti == ignore or not 0 <= ti < classes:
+            continue
+        gi = float(g[i]) if reduction == 0 and len(x_shape) == 2 else float(g[0])
+        v = -gi * float(w[ti])
+        out[i][ti] = v / float(np.asarray(total).reshape(-1)[0]) if reduction == 1 else v
+    return np.array(out).reshape(x_shape)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_nll_matches_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    batched, reduction = seed % 2 == 0, seed % 3
+    n, c = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    x_shape = (n, c) if batched else (c,)
+    t = rng.integers(0, c, size=(n,) if batched else ()).astype([np.int64, np.int32, np.uint8][seed % 3])
+    g = rng.standard_normal((n,) if batched and reduction == 0 else ((1,) if seed % 4 else ()))
+    w, total = rng.standard_normal(c), rng.uniform(0.5, 3, (1,))
+    ignore = int(rng.integers(-1, c))
+    args = {"gradOutput": g, "self": np.zeros(x_shape), "target": t, "weight": w, "reduction": reduction,
+            "ignoreIndex": ignore, "totalWeight": total}
+    golden = nll_loss_backward(args)["out"]
+    np.testing.assert_allclose(golden.value, _nll_brute(g, x_shape, t, w, reduction, ignore, total),
+                               rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(golden.abs_sum, np.abs(golden.value))
+
+
+def test_nll_sample_program():
+    args = {"gradOutput": np.array([3.1, 6.5]), "self": np.arange(6.0).reshape(2, 3),
+            "target": np.array([0, 2], np.int32), "weight": np.array([1.1, 1.2, 1.3]), "reduction": 0,
+            "ignoreIndex": -100, "totalWeight": np.array([0.0])}
+    value = nll_loss_backward(args)["out"].value
+    np.testing.assert_allclose(value, [[-3.41, 0, 0], [0, 0, -8.45]], rtol=1e-15)
+
+
+def test_nll_ignored_and_out_of_range_targets_get_no_gradient():
+    args = {"gradOutput": np.array(2.0), "self": np.zeros((3, 2)), "target": np.array([1, 0, 7]),
+            "weight": np.array([1.0, 3.0]), "reduction": 1, "ignoreIndex": 0, "totalWeight": np.array([4.0])}
+    assert nll_loss_backward(args)["out"].value.tolist() == [[0, -1.5], [0, 0], [0, 0]]
+    with pytest.raises(ValueError, match="reduction 3"):
+        nll_loss_backward({**args, "reduction": 3})

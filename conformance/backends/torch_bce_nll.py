@@ -46,5 +46,23 @@ def binary_cross_entropy_backward(args: dict[str, Any], device: Device = None) -
     return torch_call(run)
 
 
+def nll_loss_backward(args: dict[str, Any], device: Device = None) -> CallResult:
+    names = ("gradOutput", "self", "target", "weight", "totalWeight", "out")
+    tensors = [args.get(k) for k in names]
+    if any(t is None for t in tensors):
+        return NULLPTR
+    grad, self_, target, weight, total, out = tensors
+
+    def run() -> None:
+        g, x, w, tw = (to_torch(t.array, device) for t in (grad, self_, weight, total))
+        # aten wants int64 class indices; the page also takes INT32 and UINT8: widen them
+        t = to_torch(target.array, device).long()
+        result = torch.ops.aten.nll_loss_backward(g, x, t, w, int(args["reduction"]),
+                                                  int(args["ignoreIndex"]), tw)
+        write_output(out.array, result)
+
+    return torch_call(run)
+
+
 #: Registered in torch_backend.OPERATORS.
-BCE_NLL_OPERATORS = {BCE_BACKWARD: binary_cross_entropy_backward}
+BCE_NLL_OPERATORS = {BCE_BACKWARD: binary_cross_entropy_backward, NLL_BACKWARD: nll_loss_backward}

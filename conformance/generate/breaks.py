@@ -33,17 +33,24 @@ def _not_null(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
 
 
 def _dtype_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
+    """Each unlisted dtype on the clause's tensors and those same_dtype clauses tie to them (an
+    out tied to self by a clause of its own), so only this clause breaks."""
     allowed = c.options["per_product"].get(ctx.product, [])
-    names = _tensors(c, args)
+    named = _tensors(c, args)
+    tied = {p for g in ctx.spec.dtype_groups() if set(g) & set(named) for p in g}
+    names = [p for p in args if p in tied and isinstance(args[p], TensorMeta)]
     return [_set(args, **{p: replace(args[p], dtype=d) for p in names})
             for d in ctx.vocab.dtypes if d not in allowed]
 
 
 def _same_dtype(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
+    """Another dtype for each later tensor: one its own list admits, or (a tensor with no list of
+    its own, such as an out 'of self's dtype') one the first tensor's list admits."""
     names = _tensors(c, args)
     out = []
     for p in names[1:]:
-        others = [d for d in ctx.spec.dtypes_for(ctx.product, p) if d != args[p].dtype]
+        listed = ctx.spec.dtypes_for(ctx.product, p) or ctx.spec.dtypes_for(ctx.product, names[0])
+        others = [d for d in listed if d != args[p].dtype]
         out += [_set(args, **{p: replace(args[p], dtype=d)}) for d in others[:1]]
     return out
 
