@@ -57,3 +57,21 @@ def test_planted_bug_is_caught(mutant, api, expected, also, tmp_path):
     assert report["outcome"] == "nonconformant" and not report["errors"]
     assert found & expected, f"{mutant}: {sorted(found)}"
     assert found <= expected | also, f"{mutant}: unexpected {sorted(found - expected - also)}"
+
+
+TORCH_FINDINGS = {
+    BCE: {("status", "BCE-BCAST-GRAD"), ("status", "BCE-BCAST-TARGET"), ("status", "BCE-DTYPE"),
+          ("status", "BCE-RANK"), ("status", "BCE-REDUCTION"), ("status", "BCE-SCALAR"),
+          ("numerics", "BCE-VALUES"), ("numerics", "BCE-NONCONTIGUOUS")},
+    NLL: {("status", "NLL-DTYPE"), ("status", "NLL-DTYPE-SAME"), ("status", "NLL-REDUCTION"),
+          ("status", "NLL-TARGET-DTYPE"), ("status", "NLL-TARGET-SHAPE"), ("crash", "NLL-DTYPE")},
+}
+
+
+@pytest.mark.parametrize("api", [BCE, NLL])
+def test_torch_findings(api, tmp_path):
+    """What torch 2.13 CPU does differently (quick, atlas-a2, seed 0): the README's list."""
+    pytest.importorskip("torch")
+    report = conformance.run_suite("torch", ops=[api], profile="quick", products=["atlas-a2"],
+                                   report_dir=tmp_path)
+    assert {(f["kind"], f["clause"]) for f in report["findings"]} == TORCH_FINDINGS[api]
