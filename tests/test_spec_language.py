@@ -148,6 +148,7 @@ def test_integer_domain_bounds_read_other_shapes():
     ("data:\n  reduction: {range: [0, 1]}\n", "data.reduction", "not an input tensor parameter"),
     ("data:\n  self: {range: [1, 0]}\n", "data.self", "inverted"),
     ("data:\n  self: {range: [0, \"nosuch.shape[0]\"]}\n", "data.self", "unknown name 'nosuch'"),
+    ("data:\n  self: {range: [0, \"target.shape\"]}\n", "data.self", "data.self fails on the values"),
 ])
 def test_a_bad_domain_is_a_spec_error(specs, edit, field, words):
     text = BCE_SPEC.replace("data:\n  self: {range: [0, 1], open: true}\n", edit)

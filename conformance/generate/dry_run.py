@@ -221,6 +221,10 @@ class _Cases:
                     self.spec, self.specs.vocabulary, p, d, ch), "the generate section", label,
                     self.fail, "generate")
                 self.check(case, f"the {label} case for {product} {dtype}", "generate")
+                for name, domain in self.spec.data.items() if case is not None else ():
+                    # materialize draws data between the bounds: they must be numbers here
+                    _attempt(lambda d=domain, c=case: d.bounds(c.args), f"data.{name}", label, self.fail,
+                             "data", name)
 
     def large(self, ch: Chooser, label: str) -> None:
         """The size axis must draw valid cases too (shapes only: no data is made here)."""
