@@ -22,7 +22,7 @@ LIBRARY = "libfake_aclnn.so"
 # never bind to another variant loaded into the same process with RTLD_GLOBAL.
 FLAGS = ("-shared", "-fPIC", "-O1", "-std=c99", "-Wall", "-Werror", "-fvisibility=hidden")
 BUGS = ("BUG_PAD_LIMIT", "BUG_NULL_CODE", "BUG_OOB_WRITE", "BUG_PHASE2", "BUG_BATCHMEAN",
-        "BUG_SEGV_SHAPE")
+        "BUG_SEGV_SHAPE", "BUG_RP1D_BF16", "BUG_MSE_MEAN", "BUG_MSE_OUT_SAME")
 
 
 def compiler() -> str | None:
@@ -56,20 +56,27 @@ def build_double(out_dir: Path, defines: tuple[str, ...] = (), without: tuple[st
     return target
 
 
-def _key(defines: tuple[str, ...]) -> str:
-    """The variant's build directory: its defines and a digest of the sources and flags."""
-    digest = hashlib.sha256(" ".join((*FLAGS, *defines)).encode())
+def _key(defines: tuple[str, ...], without: tuple[str, ...] = ()) -> str:
+    """The variant's build directory: its defines, the sources left out and a digest of the
+    sources and flags."""
+    digest = hashlib.sha256(" ".join((*FLAGS, *defines, "without", *without)).encode())
     for path in sorted(SOURCES.glob("*.[ch]")):
         digest.update(path.read_bytes())
-    return "-".join(("correct",) if not defines else defines).lower() + "-" + digest.hexdigest()[:12]
+    name = [*(defines or ("correct",)), *(f"no-{Path(w).stem}" for w in without)]
+    return "-".join(name).lower() + "-" + digest.hexdigest()[:12]
 
 
-def double_lib(tmp_path_factory: pytest.TempPathFactory, *defines: str) -> Path:
-    """The built variant (cached for the session, across xdist workers); skips without a compiler."""
+def double_lib(tmp_path_factory: pytest.TempPathFactory, *defines: str,
+               without: tuple[str, ...] = ()) -> Path:
+    """The built variant (cached for the session, across xdist workers); skips without a compiler.
+    ``without`` names .c files left out (a library missing those operators' symbols)."""
     if compiler() is None:
         missing("cc", "no C compiler (cc or gcc): cannot build the aclnn test double")
+    unknown = [w for w in without if not (SOURCES / w).is_file()]
+    if unknown:
+        raise ValueError(f"without: no such source {unknown} in {SOURCES}")
     root = tmp_path_factory.getbasetemp()
     shared = root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root  # xdist: one per run
-    out_dir = shared / "aclnn_double" / _key(tuple(defines))
+    out_dir = shared / "aclnn_double" / _key(tuple(defines), tuple(without))
     target = out_dir / LIBRARY
-    return target if target.is_file() else build_double(out_dir, tuple(defines))
+    return target if target.is_file() else build_double(out_dir, tuple(defines), tuple(without))

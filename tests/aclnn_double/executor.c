@@ -1,4 +1,4 @@
-/* The second phase shared by both operators: check the workspace, run the plan, free it. */
+/* The second phase shared by every operator: check the workspace, run the plan, free it. */
 #include <stdlib.h>
 
 #include "fake_acl.h"

@@ -1,4 +1,4 @@
-/* A test double of the aclnn C ABI (runtime, tensor API, two operators), for the conformance
+/* A test double of the aclnn C ABI (runtime, tensor API, a few operators), for the conformance
  * suite's own tests: plain C99, host memory as "device" memory, computing in double.
  *
  * Only the entry points marked FAKE_API are exported: the library is built with
@@ -75,15 +75,25 @@ struct aclOpExecutor {
     aclnnStatus deferred; /* BUG_PHASE2: a parameter error phase 1 kept for phase 2 */
     const aclTensor *tensors[4];
     int64_t padding[6];
+    int pad_axes; /* the padding gradients: how many trailing axes padding covers */
     int64_t reduction;
     bool log_target;
 };
 
-/* Product lines (CONTRACT.md), from the SoC name. */
-typedef enum { PRODUCT_UNKNOWN, PRODUCT_TRAINING, PRODUCT_INFERENCE, PRODUCT_A2, PRODUCT_A3 } fake_product;
+/* Product lines (specs/vocabulary.yaml), from the SoC name. */
+typedef enum {
+    PRODUCT_UNKNOWN, PRODUCT_TRAINING, PRODUCT_INFERENCE, PRODUCT_A2, PRODUCT_A3,
+    PRODUCT_200I_500_A2, PRODUCT_950
+} fake_product;
+/* A set of product lines (an operator's page lists those it supports). */
+#define PRODUCT_BIT(p) (1u << (p))
 
 /* runtime.c */
 fake_product fake_current_product(void);
+/* An operator's first check: ACLNN_SUCCESS with *product set when the SoC is one of the product
+ * lines in `supported` (a PRODUCT_BIT mask), ACLNN_ERR_INNER for a SoC of no known line, and
+ * ACLNN_ERR_RUNTIME_ERROR for a line the operator's page does not support. */
+aclnnStatus fake_product_gate(unsigned supported, fake_product *product);
 bool fake_is_device_range(const void *ptr, uint64_t bytes);
 
 /* dtype.c */

@@ -5,6 +5,8 @@
 
 enum { GRAD, SELF, GRAD_INPUT };
 #define DIM_LIMIT ((int64_t)1 << 40) /* far above any tensor dim: keeps the shape sums exact */
+/* The spec's products: Atlas training, A2 and A3. */
+#define PRODUCTS (PRODUCT_BIT(PRODUCT_TRAINING) | PRODUCT_BIT(PRODUCT_A2) | PRODUCT_BIT(PRODUCT_A3))
 
 static bool listed_dtype(int dtype, fake_product product) {
     switch (dtype) {
@@ -63,11 +65,10 @@ static bool padding_ok(const aclTensor *grad, const aclTensor *self, const int64
 
 static aclnnStatus check(const aclTensor *grad, const aclTensor *self, const aclIntArray *padding,
                          const aclTensor *grad_input) {
-    fake_product product = fake_current_product();
-    if (product == PRODUCT_UNKNOWN)
-        return ACLNN_ERR_INNER;
-    if (product == PRODUCT_INFERENCE)
-        return ACLNN_ERR_RUNTIME_ERROR; /* not supported on Atlas inference products */
+    fake_product product;
+    aclnnStatus supported = fake_product_gate(PRODUCTS, &product);
+    if (supported != ACLNN_SUCCESS)
+        return supported; /* not supported on Atlas inference products, nor on unlisted lines */
     if (grad == NULL || self == NULL || padding == NULL || grad_input == NULL)
         return FAKE_NULL_STATUS;
     const aclTensor *const t[3] = {grad, self, grad_input};

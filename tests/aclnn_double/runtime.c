@@ -170,16 +170,27 @@ static bool starts_with(const char *s, const char *prefix) {
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* The product line of the SoC, as the vocabulary's SoC lists group them (longest prefix first). */
+/* The SoC prefixes of specs/vocabulary.yaml's product lines, a longer prefix before any shorter
+ * one it extends (Ascend910_93 and Ascend910B are not Atlas training SoCs). */
+static const struct {
+    const char *prefix;
+    fake_product product;
+} SOC_PREFIXES[] = {
+    {"Ascend910_93", PRODUCT_A3}, {"Ascend910B", PRODUCT_A2},       {"Ascend910", PRODUCT_TRAINING},
+    {"Ascend310P", PRODUCT_INFERENCE}, {"Ascend310B", PRODUCT_200I_500_A2}, {"Ascend950", PRODUCT_950},
+};
+
 fake_product fake_current_product(void) {
     const char *soc = soc_name();
-    if (starts_with(soc, "Ascend910_93"))
-        return PRODUCT_A3;
-    if (starts_with(soc, "Ascend910B"))
-        return PRODUCT_A2;
-    if (starts_with(soc, "Ascend310P"))
-        return PRODUCT_INFERENCE;
-    if (starts_with(soc, "Ascend910"))
-        return PRODUCT_TRAINING;
+    for (size_t i = 0; i < sizeof SOC_PREFIXES / sizeof SOC_PREFIXES[0]; i++)
+        if (starts_with(soc, SOC_PREFIXES[i].prefix))
+            return SOC_PREFIXES[i].product;
     return PRODUCT_UNKNOWN;
+}
+
+aclnnStatus fake_product_gate(unsigned supported, fake_product *product) {
+    *product = fake_current_product();
+    if (*product == PRODUCT_UNKNOWN)
+        return ACLNN_ERR_INNER; /* no kernel was built for this SoC */
+    return supported & PRODUCT_BIT(*product) ? ACLNN_SUCCESS : ACLNN_ERR_RUNTIME_ERROR;
 }
