@@ -19,7 +19,7 @@ from conformance.cases.tensor import Tensor
 from conformance.check.case_store import materialize_saved
 from conformance.check.describe import describe_call, describe_status
 from conformance.check.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
-from conformance.check.precision import SCALE, cann_message
+from conformance.check.precision import SCALE, bound_dtype, cann_message
 from conformance.check.precision import judge as judge_numerics
 from conformance.check.results import Check, Finding
 from conformance.generate.strategies import Drawn
@@ -159,7 +159,11 @@ class _Run:
         out = m.case.args[name]
         assert isinstance(out, Tensor)
         p = self.spec.precision
-        return judge_numerics(out.array, golden, out.array.dtype, c=p.get("c", 1.0),
+        dtype = out.array.dtype
+        if p.get("compute") == "inputs":  # documented: computed in the inputs' dtype, then cast
+            inputs = [m.case.args[n] for n in self.spec.params_of("tensor", "input")]
+            dtype = bound_dtype(dtype, [t.array.dtype for t in inputs if isinstance(t, Tensor)])
+        return judge_numerics(out.array, golden, dtype, c=p.get("c", 1.0),
                               extra_terms=p.get("extra_terms", 0), name=name,
                               rescaled=self.rescaled(m, name, golden))
 

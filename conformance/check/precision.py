@@ -63,6 +63,17 @@ def _real_dtype(dtype: np.dtype) -> np.dtype:
     return np.dtype({"complex64": np.float32, "complex128": np.float64}.get(dtype.name, dtype))
 
 
+def bound_dtype(out: np.dtype, inputs: list[np.dtype]) -> np.dtype:
+    """The dtype whose rounding bounds a kernel that computes in its inputs' promoted dtype and
+    casts to ``out``: the coarser of ``out`` and the finest floating input (complex by its parts;
+    a FLOAT16 and BFLOAT16 mix promotes to FLOAT, so taking the finest of them is more lenient)."""
+    floats = [np.dtype(d) for d in inputs if np.dtype(d).kind in "fcV"]
+    if not floats:
+        return np.dtype(out)
+    finest = min(floats, key=lambda d: float(ml_dtypes.finfo(_real_dtype(d)).eps))
+    return max([np.dtype(out), finest], key=lambda d: float(ml_dtypes.finfo(_real_dtype(d)).eps))
+
+
 def _acc_finfo(out: np.dtype) -> Any:
     return np.finfo(np.float64 if _real_dtype(out) == np.float64 else np.float32)
 
