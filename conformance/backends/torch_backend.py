@@ -80,6 +80,9 @@ class TorchBackend:
     version = torch.__version__
     product: str | None = None
 
+    def supports(self, api: str) -> bool:
+        return api in OPERATORS
+
     def call(self, api: str, args: dict[str, Any]) -> CallResult:
         return dispatch(self.name, api, args)
 
