@@ -9,6 +9,7 @@ from conformance.cases.case import Case
 from conformance.cases.layouts import choose_layouts
 from conformance.cases.tensor import TensorMeta
 from conformance.generate.breaks import AUTOMATIC, variants
+from conformance.generate.choosers import FixedChooser
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec
 from conformance.spec.vocabulary import Vocabulary
@@ -45,6 +46,8 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
     args.update(choose_layouts(tensors, set(spec.params_of("tensor", "output")), views, ch))
     if not size_max:  # size-axis cases test the size, in the item's one dtype
         args.update(_mixed_dtypes(spec, product, dtype, args, ch))
+    else:  # (but a group that cannot have it, such as integer class indices, gets its first)
+        args.update(_mixed_dtypes(spec, product, dtype, args, FixedChooser("min"), only_foreign=True))
     if clause is not None and clause not in program.breaks:
         options = variants(spec.constraint(clause), args, spec, vocab, product)
         if not options:
@@ -72,7 +75,7 @@ def _optional(spec: OperatorSpec, args: dict[str, Any]) -> list[str]:
 
 
 def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, Any],
-                  ch: Chooser) -> dict[str, Any]:
+                  ch: Chooser, only_foreign: bool = False) -> dict[str, Any]:
     """Where the documents let tensors differ in dtype: the item's dtype for the first tensor and
     those its ``same_dtype`` clauses tie to it; for every other tied group a dtype drawn from those
     the product lists for it (the item's first, so a case shrinks to one dtype)."""
@@ -81,7 +84,7 @@ def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, 
         listed = [d for d in spec.dtypes_for(product, group[0])
                   if all(d in spec.dtypes_for(product, p) for p in group)]
         options = [dtype, *(d for d in listed if d != dtype)] if dtype in listed else listed
-        if len(options) < 2:
+        if len(options) < 2 and dtype in listed or only_foreign and dtype in listed or not options:
             continue
         chosen = ch.choice(options, f"dtype_{group[0]}")
         out.update({p: replace(args[p], dtype=chosen) for p in group if isinstance(args.get(p), TensorMeta)})
