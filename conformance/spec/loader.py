@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.errors import SpecError
+from conformance.spec.clause_checks import check_cycles, check_ids, check_kind_params
 from conformance.spec.domains import Domain, parse_domain
 from conformance.spec.draws import DrawError
 from conformance.spec.expressions import ExprError, Expression
@@ -89,8 +90,8 @@ class _Builder:
                             "precision", "linear_in")
         constraints = [self._constraint(i, c, params, products)
                        for i, c in enumerate(self.data["constraints"])]
-        self._check_ids(constraints)
-        self._check_cycles(constraints)
+        check_ids(constraints, self.fail)
+        check_cycles(constraints, self.fail)
         spec = OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
                             self.data["reference"], products, unsupported, params,
                             tuple(constraints), self.doc.file, self._program(params, constraints),
@@ -126,40 +127,6 @@ class _Builder:
             raise self.fail(f"unknown product {name!r} (known: {', '.join(self.vocab.products)})", *path)
         return pid
 
-    def _check_ids(self, constraints: list[Constraint]) -> None:
-        seen: dict[str, int] = {}
-        for i, c in enumerate(constraints):
-            if c.id in seen:
-                raise self.fail(f"duplicate constraint id {c.id} (first at constraints[{seen[c.id]}])",
-                                "constraints", i, "id")
-            seen[c.id] = i
-        for i, c in enumerate(constraints):
-            for j, req in enumerate(c.requires):
-                if req not in seen:
-                    raise self.fail(f"requires unknown constraint id {req}", "constraints", i,
-                                    "requires", j)
-                if constraints[seen[req]].kind == "behavior":  # it has no predicate to evaluate
-                    raise self.fail(f"requires {req}, a behavior clause: only a clause with a "
-                                    "predicate can be required", "constraints", i, "requires", j)
-
-    def _check_cycles(self, constraints: list[Constraint]) -> None:
-        """The oracle evaluates requirements first, so a cycle would only show when judging."""
-        index = {c.id: i for i, c in enumerate(constraints)}
-        done: set[str] = set()
-
-        def visit(cid: str, stack: tuple[str, ...]) -> None:
-            if cid in stack:
-                chain = " -> ".join(stack[stack.index(cid):] + (cid,))
-                raise self.fail(f"constraint {cid} requires itself ({chain})", "constraints",
-                                index[cid], "requires")
-            if cid not in done:
-                for req in constraints[index[cid]].requires:
-                    visit(req, stack + (cid,))
-                done.add(cid)
-
-        for c in constraints:
-            visit(c.id, ())
-
     def _constraint(self, i: int, raw: dict[str, Any], params: dict[str, Param],
                     products: tuple[str, ...]) -> Constraint:
         at = ("constraints", i)
@@ -167,7 +134,8 @@ class _Builder:
         for j, name in enumerate(raw.get("params", [])):
             self._check_param(kind, name, params, *at, "params", j)
         status = self._status(raw.get("on_violation"), *at, "on_violation")
-        self._check_kind_params(kind, raw.get("params", []), params, *at)
+        check_kind_params(kind, raw.get("params", []), params, set(self.data.get("data", {})),
+                          self.fail, *at)
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
             "break", "when")}
@@ -183,17 +151,6 @@ class _Builder:
                           raw.get("on_violation"), status, tuple(raw.get("requires", [])), options,
                           exprs, tuple(raw.get("checks", [])), self.doc.line_of(at),
                           self._expr(raw["when"], params, *at, "when") if "when" in raw else None)
-
-    def _check_kind_params(self, kind: str, names: list[str], params: dict[str, Param], *at: Any) -> None:
-        """An optional parameter's null is valid (no not_null clause); a data_in parameter needs
-        a domain in the ``data`` section."""
-        for j, name in enumerate(names):
-            if kind == "not_null" and params[name].optional:
-                raise self.fail(f"{name!r} is optional: a null pointer is a valid argument, so a "
-                                "not_null clause cannot name it", *at, "params", j)
-            if kind == "data_in" and name not in self.data.get("data", {}):
-                raise self.fail(f"a data_in clause on {name!r} needs its domain under data.{name}",
-                                *at, "params", j)
 
     def _check_param(self, kind: str, name: str, params: dict[str, Param], *path: Any) -> None:
         if name not in params:

@@ -1,0 +1,60 @@
+"""Cross-reference checks of a spec's constraints the JSON Schema cannot make (spec/loader.py runs
+them): unique ids, known and evaluable requirements without cycles, parameters a clause kind can
+take. ``fail(message, *path)`` builds the SpecError naming the file, line and field."""
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from conformance.errors import SpecError
+from conformance.spec.model import Constraint, Param
+
+Fail = Callable[..., SpecError]
+
+
+def check_ids(constraints: list[Constraint], fail: Fail) -> None:
+    seen: dict[str, int] = {}
+    for i, c in enumerate(constraints):
+        if c.id in seen:
+            raise fail(f"duplicate constraint id {c.id} (first at constraints[{seen[c.id]}])",
+                       "constraints", i, "id")
+        seen[c.id] = i
+    for i, c in enumerate(constraints):
+        for j, req in enumerate(c.requires):
+            if req not in seen:
+                raise fail(f"requires unknown constraint id {req}", "constraints", i, "requires", j)
+            if constraints[seen[req]].kind == "behavior":  # it has no predicate to evaluate
+                raise fail(f"requires {req}, a behavior clause: only a clause with a predicate can "
+                           "be required", "constraints", i, "requires", j)
+
+
+def check_cycles(constraints: list[Constraint], fail: Fail) -> None:
+    """The oracle evaluates requirements first, so a cycle would only show when judging."""
+    index = {c.id: i for i, c in enumerate(constraints)}
+    done: set[str] = set()
+
+    def visit(cid: str, stack: tuple[str, ...]) -> None:
+        if cid in stack:
+            chain = " -> ".join(stack[stack.index(cid):] + (cid,))
+            raise fail(f"constraint {cid} requires itself ({chain})", "constraints", index[cid],
+                       "requires")
+        if cid not in done:
+            for req in constraints[index[cid]].requires:
+                visit(req, stack + (cid,))
+            done.add(cid)
+
+    for c in constraints:
+        visit(c.id, ())
+
+
+def check_kind_params(kind: str, names: list[str], params: dict[str, Param], domains: Collection[str],
+                      fail: Fail, *at: Any) -> None:
+    """An optional parameter's null is valid (no not_null clause); a data_in parameter needs a
+    domain in the ``data`` section."""
+    for j, name in enumerate(names):
+        if kind == "not_null" and params[name].optional:
+            raise fail(f"{name!r} is optional: a null pointer is a valid argument, so a not_null "
+                       "clause cannot name it", *at, "params", j)
+        if kind == "data_in" and name not in domains:
+            raise fail(f"a data_in clause on {name!r} needs its domain under data.{name}", *at,
+                       "params", j)
