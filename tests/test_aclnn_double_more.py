@@ -1,11 +1,13 @@
 """The C test double's later operators (tests/aclnn_double/replication_pad.c: aclnnReplicationPad1d
-and 2dBackward; mse_loss.c: aclnnMseLossBackward) through the aclnn backend: their worked examples
+and 2dBackward; mse_loss.c: aclnnMseLossBackward; smooth_l1.c: aclnnSmoothL1LossBackward, whose
+beta is the backend's float attribute) through the aclnn backend: their worked examples
 and product lines by direct calls, then end to end as tests/test_aclnn_double.py does for the first
 two: the correct build is conformant on each product line, each bug build is caught with the right
 check kind and clause, and a library without one operator's symbols runs every other operator, the
 missing one a not-run row."""
 from __future__ import annotations
 
+import ctypes
 import json
 
 import ml_dtypes
@@ -16,6 +18,7 @@ from helpers import KL, RP
 
 import conformance
 from conformance.backends.aclnn import AclnnBackend
+from conformance.backends.aclnn_abi import C_TYPES
 from conformance.backends.protocol import CallResult
 from conformance.cases.tensor import Tensor
 from conformance.cli.main import main
@@ -23,7 +26,8 @@ from conformance.cli.main import main
 RP1 = "aclnnReplicationPad1dBackward"
 RP2 = "aclnnReplicationPad2dBackward"
 MSE = "aclnnMseLossBackward"
-NEW = (RP1, RP2, MSE)
+SL1 = "aclnnSmoothL1LossBackward"
+NEW = (RP1, RP2, MSE, SL1)
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +97,41 @@ def test_mse_out_of_another_dtype_is_rounded_once(backend):
     assert float(args["out"].array[0]) == 2 + 2**-6
 
 
+def sl1_args(grad, self_, target, reduction, beta, out_shape, self_dtype=np.float32):
+    return {"gradOut": Tensor(np.asarray(grad, np.float32)), "self": Tensor(np.asarray(self_, self_dtype)),
+            "target": Tensor(np.asarray(target, np.float32)), "reduction": reduction, "beta": beta,
+            "gradInput": Tensor(np.full(out_shape, np.nan, np.float32))}
+
+
+def test_smooth_l1_examples(backend):
+    # the sample program's call: self 0..7, target and gradOut ones, beta 1: d/1 inside (-1, 1)
+    args = sl1_args(np.ones((4, 2)), np.arange(8).reshape(4, 2), np.ones((4, 2)), 0, 1.0, (4, 2))
+    assert backend.call(SL1, args) == CallResult(0, 2)
+    assert args["gradInput"].array.tolist() == [[-1, 0], [1, 1], [1, 1], [1, 1]]
+    # beta 0, sum: pure L1, sign(d) and 0 where self == target; gradOut 3 scales it
+    args = sl1_args([3.0], [[0, 1, 2], [2, 2, 2]], [1, 1, 2], 2, 0.0, (2, 3))
+    assert backend.call(SL1, args) == CallResult(0, 2)
+    assert args["gradInput"].array.tolist() == [[-3, 0, 0], [3, 3, 0]]
+    # mean where target broadcasts self larger: divided by numel(broadcast(self, target)) = 6;
+    # FLOAT16 self with FLOAT target and gradInput (promotion); |-0.25| < beta 0.5: slope -0.5
+    args = sl1_args([1.0], [[0, 1, 2]], [[1], [0.25]], 1, 0.5, (2, 3), np.float16)
+    assert backend.call(SL1, args) == CallResult(0, 2)
+    want = np.array([[-1, 0, 1], [-0.5, 1, 1]], np.float64) / 6
+    assert args["gradInput"].array.tolist() == want.astype(np.float32).tolist()
+
+
+def test_a_float_attribute_is_passed_as_a_c_float(backend):
+    assert C_TYPES["float"] is ctypes.c_float
+    workspace_fn = backend.ops[SL1][1]
+    assert workspace_fn.argtypes[4] is ctypes.c_float  # gradOut, self, target, reduction, beta
+    results = []
+    for beta in (0.25, 0.5, 1e30):  # d = 0.375: linear, then quadratic d / beta
+        args = sl1_args([4.0], [0.5], [0.125], 0, beta, (1,))
+        assert backend.call(SL1, args) == CallResult(0, 2)
+        results.append(float(args["gradInput"].array[0]))
+    assert results == [4.0, 3.0, float(np.float32(4 * 0.375 / np.float64(np.float32(1e30))))]
+
+
 @pytest.mark.parametrize("api,args", [
     (RP1, pad_args((1, 5), (1, 3), [1, 1, 0])),  # RP1D-PAD-LEN
     (RP1, pad_args((1, 9), (1, 3), [3, 3])),  # RP1D-PAD-LIMIT (unspecified: rejected here)
@@ -104,8 +143,10 @@ def test_mse_out_of_another_dtype_is_rounded_once(backend):
     (MSE, mse_args([1.0, 2.0], [1.0, 2.0, 3.0], [1.0], 0, (3,))),  # MSE-BCAST
     (MSE, mse_args([1.0], [1.0], [1.0], 0, (1,), np.float64)),  # MSE-DTYPE-OUT (unspecified: rejected)
     (MSE, mse_args(np.ones([1] * 9), [1.0], [1.0], 0, [1] * 9)),  # MSE-RANK
+    (SL1, sl1_args(1.0, [1.0], [1.0], 0, 1.0, (1,))),  # SL1-RANK: 0-d gradOut is an error here
+    (SL1, sl1_args([1.0], [1.0], [1.0], 3, 1.0, (1,))),  # SL1-REDUCTION
 ], ids=["pad-len", "pad-limit-1d", "rank-4", "empty-c", "pad-bf16", "shape-out", "reduction", "bcast",
-        "out-double", "rank-9"])
+        "out-double", "rank-9", "sl1-0d", "sl1-reduction"])
 def test_invalid_calls_are_161002_from_phase_one_and_leave_out_alone(backend, api, args):
     assert backend.call(api, args) == CallResult(161002, 1)
     out = args["out" if api == MSE else "gradInput"].array
@@ -123,9 +164,9 @@ def test_mse_null_argument_is_161001(backend, null):
 
 
 @pytest.mark.parametrize("soc,supported", [
-    ("Ascend910B3", {RP1, RP2, MSE}), ("Ascend910_9391", {RP1, RP2, MSE}),
-    ("Ascend910ProA", {RP1, RP2}),  # MSE: Atlas training is not supported
-    ("Ascend310P3", {RP1, RP2, MSE}), ("Ascend950PR", {RP1, RP2, MSE}),
+    ("Ascend910B3", set(NEW)), ("Ascend910_9391", set(NEW)),
+    ("Ascend910ProA", {RP1, RP2, SL1}),  # MSE: Atlas training is not supported
+    ("Ascend310P3", set(NEW)), ("Ascend950PR", set(NEW)),
     ("Ascend310B1", set())])  # Atlas 200I/500 A2: none of the three
 def test_product_lines_from_the_soc(backend, monkeypatch, soc, supported):
     """Every supported line takes BFLOAT16 (one dtype list on these pages, unlike the 3-D one);
@@ -134,7 +175,8 @@ def test_product_lines_from_the_soc(backend, monkeypatch, soc, supported):
     bf = ml_dtypes.bfloat16
     calls = {RP1: pad_args((1, 5), (1, 3), [1, 1], bf, "BFLOAT16"),
              RP2: pad_args((1, 1, 7), (1, 1, 5), [1, 1, 0, 0], bf, "BFLOAT16"),
-             MSE: mse_args([1.0], [3.0], [1.0], 0, (1,), bf, bf, "BFLOAT16", "BFLOAT16")}
+             MSE: mse_args([1.0], [3.0], [1.0], 0, (1,), bf, bf, "BFLOAT16", "BFLOAT16"),
+             SL1: sl1_args([1.0], [3.0], [1.0], 0, 1.0, (1,))}
     for api, args in calls.items():
         assert backend.call(api, args) == (CallResult(0, 2) if api in supported else CallResult(361001, 1))
     mse_out = calls[MSE]["out"].array.astype(np.float64)
@@ -171,7 +213,7 @@ def run_cli(spec, report_dir, *extra):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("soc,product,ops", [
-    (None, "atlas-a2", NEW), ("Ascend910ProA", "atlas-training", (RP1, RP2)),
+    (None, "atlas-a2", NEW), ("Ascend910ProA", "atlas-training", (RP1, RP2, SL1)),
     ("Ascend310P3", "atlas-inference", NEW), ("Ascend950PR", "ascend-950", NEW)])
 def test_correct_build_is_conformant(tmp_path_factory, tmp_path, monkeypatch, capsys, soc, product, ops):
     lib = double_lib(tmp_path_factory)
@@ -190,6 +232,7 @@ def test_correct_build_is_conformant(tmp_path_factory, tmp_path, monkeypatch, ca
     if MSE in ops:
         assert ("MSE-ZERO-DIM", "accepted, matches the reference") in behaviours
         assert ("MSE-DTYPE-OUT", "rejected with 161002 (ACLNN_ERR_PARAM_INVALID)") in behaviours
+    assert ("SL1-BETA", "accepted, matches the reference") in behaviours  # negative beta: sign(d)
     bf16 = [r for r in report["results"] if r["api"] == RP1 and r["clause"] == "RP1D-DTYPE"]
     assert bf16 and all(r["outcome"] == "pass" and r["cases"] > 0 for r in bf16)  # BFLOAT16 accepted
 
@@ -203,6 +246,8 @@ BUGS = [
     # out of another listed dtype refused: BFLOAT16 inputs are MSE-DTYPE's promise
     pytest.param("BUG_MSE_OUT_SAME", None, MSE, {("status", "MSE-DTYPE-OUT")}, {("status", "MSE-DTYPE")},
                  id="mse-out-same"),
+    pytest.param("BUG_SL1_MEAN_SELF", None, SL1, {("numerics", "SL1-VALUES")},
+                 {("numerics", "SL1-NONCONTIGUOUS")}, id="sl1-mean-self"),
 ]
 
 
@@ -233,7 +278,7 @@ def test_a_library_without_an_operator_runs_the_others(tmp_path_factory, tmp_pat
     assert rows[MSE]["product"] == "atlas-a2" and rows[MSE]["cases"] == 0
     assert rows[MSE]["reason"].startswith(f"symbol {MSE}GetWorkspaceSize not found in {lib}")
     ran = {r["api"] for r in report["results"] if r["outcome"] != "not-run"}
-    assert ran == {RP, KL, RP1, RP2}
+    assert ran == {RP, KL, RP1, RP2, SL1}
     assert all(sum(r["cases"] for r in report["results"] if r["api"] == api) > 100 for api in ran)
     assert not ran & set(rows)
     assert f"{MSE}" in out and "not implement" in out

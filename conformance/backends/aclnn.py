@@ -146,6 +146,8 @@ class _Resources:
             return None if value is None else self.int_array([operator.index(v) for v in value])
         if param.kind == "int":
             return operator.index(value)
+        if param.kind == "float":
+            return float(value)  # ctypes rounds it to the C float of the signature
         return bool(value)  # bool: the only other kind aclnn_abi.C_TYPES maps
 
     def tensor(self, name: str, t: Tensor) -> int:

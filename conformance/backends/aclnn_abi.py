@@ -54,8 +54,10 @@ RUNTIME: dict[str, tuple[Any, list[Any]]] = {
 OPTIONAL: dict[str, tuple[Any, list[Any]]] = {
     "aclrtGetVersion": (_status, [ctypes.POINTER(ctypes.c_int32)] * 3),
 }
-#: The C type of a parameter, by its spec kind (tensors and int arrays are opaque handles).
-C_TYPES = {"tensor": _ptr, "int_array": _ptr, "int": ctypes.c_int64, "bool": ctypes.c_bool}
+#: The C type of a parameter, by its spec kind (tensors and int arrays are opaque handles; a float
+#: attribute is a C float, as the headers declare one, e.g. SmoothL1's ``float beta``).
+C_TYPES = {"tensor": _ptr, "int_array": _ptr, "int": ctypes.c_int64, "bool": ctypes.c_bool,
+           "float": ctypes.c_float}
 
 
 class AclError(RuntimeError):

@@ -78,6 +78,7 @@ struct aclOpExecutor {
     int pad_axes; /* the padding gradients: how many trailing axes padding covers */
     int64_t reduction;
     bool log_target;
+    float beta; /* SmoothL1: a C float, as the ABI passes it */
 };
 
 /* Product lines (specs/vocabulary.yaml), from the SoC name. */
