@@ -55,8 +55,10 @@ def nll_loss_backward(args: dict[str, Any], device: Device = None) -> CallResult
 
     def run() -> None:
         g, x, w, tw = (to_torch(t.array, device) for t in (grad, self_, weight, total))
-        # aten wants int64 class indices; the page also takes INT32 and UINT8: widen them
-        t = to_torch(target.array, device).long()
+        # aten wants int64 class indices; the page also takes INT32 and UINT8: widen those two
+        # only (any other dtype goes to torch as it is, and torch says what it thinks of it)
+        t = to_torch(target.array, device)
+        t = t.long() if t.dtype in (torch.int32, torch.uint8) else t
         result = torch.ops.aten.nll_loss_backward(g, x, t, w, int(args["reduction"]),
                                                   int(args["ignoreIndex"]), tw)
         write_output(out.array, result)
