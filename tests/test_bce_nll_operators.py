@@ -64,8 +64,11 @@ TORCH_FINDINGS = {
           ("status", "BCE-RANK"), ("status", "BCE-REDUCTION"), ("status", "BCE-SCALAR"),
           ("numerics", "BCE-VALUES"), ("numerics", "BCE-NONCONTIGUOUS")},
     NLL: {("status", "NLL-DTYPE"), ("status", "NLL-DTYPE-SAME"), ("status", "NLL-REDUCTION"),
-          ("status", "NLL-TARGET-SHAPE"), ("crash", "NLL-DTYPE")},
+          ("status", "NLL-TARGET-SHAPE")},
 }
+# torch's CPU nll_loss_backward writes out[i, t] for a target t = -1 without a bounds check (heap
+# corruption, "free(): invalid next size"): a crash when a drawn NLL-TARGET-RANGE probe hits it
+SOMETIMES = {("crash", "NLL-DTYPE")}
 
 
 @pytest.mark.parametrize("api", [BCE, NLL])
@@ -74,4 +77,5 @@ def test_torch_findings(api, tmp_path):
     pytest.importorskip("torch")
     report = conformance.run_suite("torch", ops=[api], profile="quick", products=["atlas-a2"],
                                    report_dir=tmp_path)
-    assert {(f["kind"], f["clause"]) for f in report["findings"]} == TORCH_FINDINGS[api]
+    found = {(f["kind"], f["clause"]) for f in report["findings"]}
+    assert TORCH_FINDINGS[api] <= found <= TORCH_FINDINGS[api] | SOMETIMES
