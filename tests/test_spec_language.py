@@ -122,7 +122,7 @@ def test_the_oracle_reads_the_domain_from_the_data(specs):
     m.case.args["self"].array[0, 0] = 1.0  # the open bound itself
     e = explain(m.case, specs)
     assert [(v.clause, v.message) for v in e.unspecified] == [
-        ("BCE-SELF-DOMAIN", "self has elements outside its documented domain")]
+        ("BCE-SELF-DOMAIN", "self has elements outside its documented domain (values in (0, 1))")]
 
 
 def test_outside_survives_a_case_file(specs):

@@ -82,7 +82,7 @@ class _Builder:
                               {int(k): v for k, v in p["values"].items()} if "values" in p else None,
                               bool(p.get("optional", False)))
                   for name, p in self.data["params"].items()}
-        domains = self._domains(params)
+        domains = self.domains = self._domains(params)
         linear_in = self.data.get("precision", {}).get("linear_in")
         if linear_in is not None and (linear_in not in params or params[linear_in].kind != "tensor"
                                       or params[linear_in].role != "input"):
@@ -139,6 +139,8 @@ class _Builder:
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
             "break", "when")}
+        if kind == "data_in":  # (check_kind_params made sure each has one)
+            options["domains"] = {p: self.domains[p] for p in raw["params"]}
         if kind == "dtype_in":
             options["per_product"] = self._per_product(raw["per_product"], products, *at)
         if kind == "format_in":

@@ -102,8 +102,15 @@ def contiguous(c: Constraint, names: Names, product: str) -> list[str]:
 def data_in(c: Constraint, names: Names, product: str) -> list[str]:
     """A tensor whose data lies outside its ``data`` domain: TensorMeta.outside, which generation
     sets and the oracle recomputes from the values wherever a case carries data."""
-    return [f"{p} has elements outside its documented domain" for p, t in _present(c, names)
-            if getattr(t, "outside", False) and t.numel > 0]
+    return [f"{p} has elements outside its documented domain ({_domain(c, p, names)})"
+            for p, t in _present(c, names) if getattr(t, "outside", False) and t.numel > 0]
+
+
+def _domain(c: Constraint, param: str, names: Names) -> str:
+    try:
+        return str(c.options["domains"][param].describe(names))
+    except ExprError:  # a bound reads an argument this case breaks
+        return "its bounds cannot be evaluated here"
 
 
 def expr(c: Constraint, names: Names, product: str) -> list[str]:
