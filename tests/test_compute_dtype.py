@@ -62,3 +62,16 @@ def test_computing_in_the_documented_dtype_is_no_finding(compute, findings):
     verdict = Judge(InInputDtype(specs), specs, "atlas-a2").judge(Drawn(_case(specs), 3, "ordinary"))
     numerics = [f for f in verdict.findings if f.kind == "numerics"]
     assert len(numerics) == findings, [f.message for f in verdict.findings]
+
+
+def test_a_wider_compute_dtype_never_lowers_the_bound_below_the_outputs():
+    """BFLOAT16 inputs of a subnormal regime, a FLOAT16 out: the result underflows to 0 in the out
+    dtype, which the out's own bound allows; the compute dtype's bound adds to it (a reference run
+    once failed here when the bound was the compute dtype's alone)."""
+    specs = shipped_specs()
+    case = case_from_dict({"api": "aclnnKlDiv", "product": "atlas-a2", "args": {
+        "self": {"shape": [1, 1, 2], "dtype": "BFLOAT16"},
+        "target": {"shape": [1, 1, 1, 2], "dtype": "BFLOAT16"},
+        "reduction": 0, "logTarget": False, "out": {"shape": [1, 1, 1, 2], "dtype": "FLOAT16"}}}, specs)
+    verdict = Judge(ReferenceBackend(specs), specs, "atlas-a2").judge(Drawn(case, 0, "subnormal"))
+    assert verdict.findings == []

@@ -82,7 +82,8 @@ TORCH_FINDINGS = {
     KL_DIV: {("KLF-DTYPE", "status"), ("KLF-RANK", "status"), ("KLF-VALUES", "numerics"),
              ("KLF-NONCONTIGUOUS", "numerics")},
     MSE: {("MSE-DTYPE", "status"), ("MSE-DTYPE-SAME", "status"), ("MSE-RANK", "status"),
-          ("MSE-REDUCTION", "status"), ("MSE-VALUES", "numerics"), ("MSE-NONCONTIGUOUS", "numerics")},
+          ("MSE-REDUCTION", "status")},  # (its numerics differ only where out is wider than the inputs:
+    # torch keeps the inputs' rounding, as the page documents: precision.compute: inputs)
     SMOOTH_L1: {("SL1-DTYPE", "status"), ("SL1-DTYPE", "crash"), ("SL1-RANK", "status"),
                 ("SL1-REDUCTION", "status"), ("SL1-VALUES", "numerics"), ("SL1-NONCONTIGUOUS", "numerics")},
 }

@@ -159,11 +159,11 @@ class _Run:
         out = m.case.args[name]
         assert isinstance(out, Tensor)
         p = self.spec.precision
-        dtype = out.array.dtype
+        compute = None
         if p.get("compute") == "inputs":  # documented: computed in the inputs' dtype, then cast
             inputs = [m.case.args[n] for n in self.spec.params_of("tensor", "input")]
-            dtype = bound_dtype(dtype, [t.array.dtype for t in inputs if isinstance(t, Tensor)])
-        return judge_numerics(out.array, golden, dtype, c=p.get("c", 1.0),
+            compute = bound_dtype(out.array.dtype, [t.array.dtype for t in inputs if isinstance(t, Tensor)])
+        return judge_numerics(out.array, golden, out.array.dtype, compute_dtype=compute, c=p.get("c", 1.0),
                               extra_terms=p.get("extra_terms", 0), name=name,
                               rescaled=self.rescaled(m, name, golden))
 

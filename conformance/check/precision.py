@@ -143,6 +143,16 @@ def _bound(golden: Golden, shape: tuple[int, ...], out: np.dtype, c: float, safe
     return bound
 
 
+def _bounds(golden: Golden, shape: tuple[int, ...], dtypes: tuple[np.dtype, ...], c: float, safety: float,
+            extra_terms: int) -> np.ndarray:
+    """The bound of a result rounded in each of ``dtypes`` in turn (computed in one, cast to the
+    next): the sum of their bounds."""
+    bound = _bound(golden, shape, dtypes[0], c, safety, extra_terms)
+    for dtype in dtypes[1:]:
+        bound += _bound(golden, shape, dtype, c, safety, extra_terms)
+    return bound
+
+
 def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tuple[float, float, bool]:
     """CANN's MERE and MARE over the elements whose golden is finite: a NaN or inf where a finite
     value was expected is an infinite relative error (it fails, it is not left out)."""
@@ -157,7 +167,7 @@ def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tu
     return mere, mare, mere < t and mare < 10 * t
 
 
-def _exact(a: np.ndarray, rescaled: Golden, shape: tuple[int, ...], out: np.dtype,
+def _exact(a: np.ndarray, rescaled: Golden, shape: tuple[int, ...], dtypes: tuple[np.dtype, ...],
            bound_args: tuple[float, float, int], acc_max: float, out_max: float
            ) -> tuple[np.ndarray, ...]:
     """(redo, ok, error, exact value, bound) for the elements whose terms are finite but whose Σ|terms|
@@ -169,7 +179,7 @@ def _exact(a: np.ndarray, rescaled: Golden, shape: tuple[int, ...], out: np.dtyp
     redo = np.isfinite(abs_s) & (abs_s > acc_max * SCALE) & np.isfinite(g_s)
     if np.iscomplexobj(g_s):
         redo = np.zeros(shape, bool)  # complex sums never overflow in the shipped cases: strict IEEE
-    bound_s = _bound(rescaled, shape, out, *bound_args)
+    bound_s = _bounds(rescaled, shape, dtypes, *bound_args)
     with np.errstate(invalid="ignore", over="ignore"):
         a_s = a * SCALE
         finite_ok = np.isfinite(a_s) & (np.abs(a_s - g_s) <= bound_s)
@@ -199,13 +209,15 @@ SCALE = 2.0**-64
 
 def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float = 1.0,
           safety: float = 2.0, extra_terms: int = 0, name: str = "out",
-          rescaled: Golden | None = None) -> NumericsVerdict:
+          rescaled: Golden | None = None, compute_dtype: np.dtype | None = None) -> NumericsVerdict:
     """Every element of ``actual`` against ``golden`` within the DESIGN bound, plus CANN MERE/MARE.
 
     ``rescaled``: the same call's golden with every term scaled by ``SCALE`` (the spec's
     ``precision.linear_in``). Where Σ|terms| overflows the accumulation dtype, the result depends
     on the summation order: with it, those elements are judged against the exact sum (any
-    order-consistent overflow accepted); without it, they are left unjudged."""
+    order-consistent overflow accepted); without it, they are left unjudged. ``compute_dtype``:
+    the dtype the documents say the result is computed in before the cast to ``out_dtype``
+    (``bound_dtype``); its rounding adds to the output's."""
     actual, g = np.asarray(actual), np.asarray(golden.value)
     if actual.shape != g.shape:
         return _failure(actual.shape, g.shape, name)
@@ -214,14 +226,15 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     up = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(actual) else np.float64
     a, g = actual.astype(up), g.astype(up, copy=False)
     fo = ml_dtypes.finfo(out_dtype)
-    bound = _bound(golden, g.shape, out_dtype, c, safety, extra_terms)
+    dtypes = tuple(dict.fromkeys(np.dtype(d) for d in (out_dtype, compute_dtype) if d is not None))
+    bound = _bounds(golden, g.shape, dtypes, c, safety, extra_terms)
     abs_sum = np.broadcast_to(golden.abs_sum, g.shape)
     acc_max = float(_acc_finfo(out_dtype).max)
     ok, err = _elementwise(a, g, bound, float(fo.max))
     risky = ~np.isfinite(g) | (abs_sum > acc_max)  # the golden's own sum may depend on its order
     judged = ~(np.isfinite(g) & (abs_sum > acc_max))
     if rescaled is not None and risky.any():
-        exact = _exact(a, rescaled, g.shape, out_dtype, (c, safety, extra_terms), acc_max, float(fo.max))
+        exact = _exact(a, rescaled, g.shape, dtypes, (c, safety, extra_terms), acc_max, float(fo.max))
         redo, ok_x, err_x, g_x, bound_x = exact
         ok, err = np.where(redo, ok_x, ok), np.where(redo, err_x, err)
         g, bound, judged = np.where(redo, g_x, g), np.where(redo, bound_x, bound), judged | redo
