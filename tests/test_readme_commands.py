@@ -28,7 +28,7 @@ def commands() -> list[str]:
 
 def test_the_readme_has_the_blocks_this_file_checks():
     found = commands()
-    assert found[:4] == ["pip install .", "conformance run", "pip install -e '.[dev]'",
+    assert found[:4] == ["pip install .", "conformance run --profile quick -n 2", "pip install -e '.[dev]'",
                          "python -m pytest -n 2 -q"]
     assert any(c.startswith("conformance run --backend aclnn") for c in found)
 
