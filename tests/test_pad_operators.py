@@ -42,14 +42,15 @@ def test_specs_list_the_pages_product_lines(api):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("api", PRODUCTS)
-def test_reference_is_conformant_on_every_listed_product(api, tmp_path):
-    report = conformance.run_suite("reference", profile="quick", ops=[api], products=PRODUCTS[api],
+def test_reference_is_conformant_on_a2(api, tmp_path):
+    """(Every listed product, at fewer examples: tests/test_every_operator.py.)"""
+    report = conformance.run_suite("reference", profile="quick", ops=[api], products=["atlas-a2"],
                                    report_dir=tmp_path)
     assert not report["errors"], report["errors"]
     assert report["findings"] == []
     assert report["outcome"] == "conformant"
     judged = {r["product"] for r in report["results"] if r["outcome"] == "pass"}
-    assert judged == set(PRODUCTS[api])
+    assert judged == {"atlas-a2"}
 
 
 @pytest.mark.slow
