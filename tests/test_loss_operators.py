@@ -42,6 +42,7 @@ def test_products_and_unsupported_lines_are_the_pages():
     assert specs.operator(KL_DIV).dtypes_for("ascend-950", "self") == ["FLOAT", "FLOAT16", "BFLOAT16"]
 
 
+@pytest.mark.slow  # a quick run each (the developer loop stays under a minute)
 @pytest.mark.parametrize("api,product", _product_params())
 def test_reference_is_conformant(api, product, tmp_path):
     report = conformance.run_suite("reference", ops=[api], profile="quick", products=[product],
@@ -64,6 +65,7 @@ MUTANT_CASES = [
 ]
 
 
+@pytest.mark.slow  # a quick run each (the developer loop stays under a minute)
 @pytest.mark.parametrize("mutant,api,expected,also", MUTANT_CASES)
 def test_planted_bug_is_caught(mutant, api, expected, also, tmp_path):
     report = conformance.run_suite(f"{MUTANTS}:{mutant}", ops=[api], profile="quick",
