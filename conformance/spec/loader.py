@@ -203,21 +203,8 @@ def read_specs(directory: str | Path | None = None) -> SpecSet:
     """Every operator spec in ``directory`` (default: the shipped specs) with the vocabulary, read
     but not dry-run: ``conformance.load_specs`` (generate/dry_run.py) does both."""
     root = Path(directory) if directory is not None else specs_dir()
-    vocab_path = root / VOCABULARY_FILE
-    if not vocab_path.is_file():
-        vocab_path = specs_dir() / VOCABULARY_FILE
-    vocab = load_vocabulary(vocab_path)
-    files = sorted(p for p in root.glob("*.yaml") if p.name != VOCABULARY_FILE)
-    operators: dict[str, OperatorSpec] = {}
-    digest = hashlib.sha256(vocab_path.read_bytes())
-    for path in files:
-        spec = read_operator(path, vocab)
-        if spec.api in operators:
-            raise SpecError(f"operator {spec.api} is defined twice (also in {operators[spec.api].file})",
-                            file=str(path))
-        operators[spec.api] = spec
-        digest.update(path.read_bytes())
-    return SpecSet(vocab, operators, vocab.spec_version, digest.hexdigest()[:16])
+    own = root / VOCABULARY_FILE
+    return read_packs((root,), own if own.is_file() else specs_dir() / VOCABULARY_FILE)
 
 
 #: Where spec packs come from besides the shipped one: the entry points of this group (each names a
@@ -251,10 +238,10 @@ def _spec_dirs(extra: str) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(dirs))
 
 
-def read_packs(dirs: tuple[Path, ...]) -> SpecSet:
+def read_packs(dirs: tuple[Path, ...], vocab_path: Path | None = None) -> SpecSet:
     """The operators of every pack in ``dirs`` with the first one's vocabulary (packs share it: a
     pack holding a different vocabulary.yaml is an error, so a product or dtype means one thing)."""
-    vocab_path = dirs[0] / VOCABULARY_FILE
+    vocab_path = vocab_path or dirs[0] / VOCABULARY_FILE
     vocab = load_vocabulary(vocab_path)
     digest = hashlib.sha256(vocab_path.read_bytes())
     operators: dict[str, OperatorSpec] = {}
