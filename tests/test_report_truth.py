@@ -206,3 +206,15 @@ def test_a_summary_of_many_operators_stays_short(waivers_report):
     assert len([r for r in rows if "aclnnOp" in r]) == 0  # the passing ones are counted, not listed
     assert "… and 40 more (operator, product) pairs: 40 all pass, 0 not applicable, 0 other" in text
     assert rows[0].startswith(f"| {KL} |") or rows[0].startswith(f"| {RP} |")
+
+
+def test_the_overview_does_not_call_a_run_operator_not_run_for_one_unreached_clause(waivers_report):
+    from conformance.report.html import clause_matrix
+    from conformance.report.html_overview import overview
+
+    products = list(waivers_report["products"])
+    matrix = clause_matrix(waivers_report, [KL, RP], products)
+    matrix[0]["rows"].append({"id": "KL-NEVER", "cells": [
+        {"state": "not-run", "cases": 0} for _ in products]})
+    cell = overview(matrix, products)[0]["cells"][products.index("atlas-a2")]
+    assert cell["state"] == "fail" and cell["unchecked"] == 1

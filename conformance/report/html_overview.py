@@ -1,5 +1,6 @@
 """The report page's first table: one row per operator, one column per product line, each cell the
-state that speaks first among that operator's clauses there, its cases and failing clauses, linking
+state that speaks first among that operator's checked clauses there (a pair nothing ran on is
+``not run``; clauses no case reached are counted beside it), its cases and failing clauses, linking
 to the operator's rows of the compliance matrix. A run of many operators is read from here down."""
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ def overview(matrix: list[dict[str, Any]], products: list[str]) -> list[dict[str
         for i, product in enumerate(products):
             column = [row["cells"][i] for row in group["rows"]]
             failing = [row["id"] for row in group["rows"] if row["cells"][i]["state"] == "fail"]
-            cells.append({"product": product, "state": worst(c["state"] for c in column),
-                          "cases": sum(c["cases"] for c in column), "failing": failing})
+            checked = [c["state"] for c in column if c["state"] != "not-run"]
+            unchecked = len(column) - len(checked)  # clauses no case reached: said, not the state
+            cells.append({"product": product, "state": worst(checked or [c["state"] for c in column]),
+                          "cases": sum(c["cases"] for c in column), "failing": failing,
+                          "unchecked": unchecked if checked else 0})
         rows.append({"api": group["api"], "anchor": slug("matrix", group["api"]), "cells": cells})
     return rows
