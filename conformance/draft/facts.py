@@ -99,6 +99,11 @@ class PageFacts:
     unread: tuple[Sentence, ...] = ()  # sentences a reader saw but could not place (for review)
     revision: str | None = None  # the docs checkout's revision the page was read at, if any
     date: str | None = None  # that revision's (or the page's last change's) date, YYYY-MM-DD
+    # added for drafting (optional; clauses fall back when absent): the 功能说明 section's
+    # "接口功能：…" sentence (the spec's summary and the quote of its values clause), and the
+    # sentence above the error table ("第一段接口完成入参校验，出现以下场景时报错：", the phase clause)
+    function: Sentence | None = None
+    phase1: Sentence | None = None
 
 
 class PageError(Exception):
