@@ -1,0 +1,108 @@
+"""What one parameter-table cell says: a name and C type, a direction, dtypes (or "same as"),
+formats, a rank range, non-contiguous support. Each reader returns ``None`` for a cell it cannot
+read, so the caller can send the sentence to review; "-" and empty cells read as "nothing said".
+"""
+from __future__ import annotations
+
+import re
+
+from conformance.draft.prototype import normalise_ctype
+from conformance.spec.vocabulary import Vocabulary
+
+EMPTY = ("", "-", "—", "–", "/", "无", "N/A", "NA")
+_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:[（(]\s*([^）)]*)[）)])?")
+_SAME = re.compile(r"^(?:与|和|同)\s*[`']?([A-Za-z_]\w*)[`']?\s*(?:的数据类型)?\s*"
+                   r"(?:保持)?\s*(?:一致|相同)?\s*[。.]?$")
+_SPLIT = re.compile(r"\s*(?:[、,，;；/]|\s|和|或)\s*")
+_RANGE = re.compile(r"^(\d+)\s*(?:维)?\s*(?:-|~|～|至|到|—|–)\s*(\d+)\s*(?:维|D)?$")
+_ONE = re.compile(r"^(\d+)\s*(?:维|D)?$")
+_LIST = re.compile(r"^\d+\s*维?(?:\s*(?:、|,|，|或|/)\s*\d+\s*维?)+$")
+_YES, _NO = ("√", "✓", "✔", "是", "支持"), ("×", "✗", "✘", "x", "X", "否", "不支持")
+
+
+def name_and_type(cell: str) -> tuple[str, str | None, bool] | None:
+    """"self（aclTensor*）" → ("self", "aclTensor*", False); "bias（aclTensor*，可选）" marks optional."""
+    match = _NAME.match(cell)
+    if not match:
+        return None
+    inside = match.group(2) or ""
+    written = re.split(r"[，,]", inside)[0].strip()
+    ctype = normalise_ctype(written)[0] if written else None
+    return match.group(1), ctype or None, "可选" in inside or "optional" in inside.lower()
+
+
+def direction(cell: str) -> str | None:
+    """"输入" → input; "输出" (an in-place "输入/输出" is written, so output too) → output."""
+    if "输出" in cell or "出参" in cell:
+        return "output"
+    if "输入" in cell or "入参" in cell or "属性" in cell:
+        return "input"
+    return None
+
+
+def same_as(cell: str) -> str | None:
+    """"与self保持一致" / "与self一致" / "同self" → "self"."""
+    match = _SAME.match(cell.strip())
+    return match.group(1) if match else None
+
+
+def dtypes(cell: str, vocab: Vocabulary) -> tuple[tuple[str, ...], list[str]]:
+    """The vocabulary dtypes a cell lists, and the tokens it does not know (in order)."""
+    known: list[str] = []
+    unknown: list[str] = []
+    for token in _SPLIT.split(cell.strip().rstrip("。.")):
+        token = token.strip().strip("`")
+        if not token or token in EMPTY:
+            continue
+        name = vocab.dtype(token)
+        if name is None:
+            unknown.append(token)
+        elif name not in known:
+            known.append(name)
+    return tuple(known), unknown
+
+
+def formats(cell: str, vocab: Vocabulary) -> tuple[tuple[str, ...], list[str]]:
+    """The vocabulary formats a cell lists, and the tokens it does not know."""
+    known: list[str] = []
+    unknown: list[str] = []
+    for token in _SPLIT.split(cell.strip().rstrip("。.")):
+        token = token.strip().strip("`")
+        if not token or token in EMPTY:
+            continue
+        name = token.upper().removeprefix("ACL_FORMAT_")
+        if name not in vocab.formats:
+            unknown.append(token)
+        elif name not in known:
+            known.append(name)
+    return tuple(known), unknown
+
+
+def rank(cell: str) -> tuple[int, int] | None:
+    """"1-8" → (1, 8); "4" → (4, 4); "0~8 维" → (0, 8); "4维或5维" → (4, 5); else None."""
+    text = cell.strip().rstrip("。.")
+    text = re.sub(r"^(?:维度|维数|shape)?\s*(?:为|支持)?\s*", "", text)
+    if match := _RANGE.match(text):
+        lo, hi = int(match.group(1)), int(match.group(2))
+        return (lo, hi) if lo <= hi else None
+    if match := _ONE.match(text):
+        return int(match.group(1)), int(match.group(1))
+    if _LIST.match(text):
+        values = sorted(int(v) for v in re.findall(r"\d+", text))
+        if values == list(range(values[0], values[-1] + 1)):
+            return values[0], values[-1]
+    return None
+
+
+def flag(cell: str) -> bool | None:
+    """√/✓ → True, ×/✗ → False; anything else (including "-") → None."""
+    text = cell.strip()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    return None
+
+
+def is_empty(cell: str) -> bool:
+    return cell.strip() in EMPTY

@@ -1,0 +1,227 @@
+"""The parameter description of the ``aclnnXGetWorkspaceSize`` section (参数说明).
+
+Layouts read: the current HTML table (参数名 / 输入/输出 / 描述 / 使用说明 / 数据类型 / 数据格式 /
+维度(shape) / 非连续Tensor, columns found by their header words, rowspan/colspan spread), the
+shorter tables and the older pipe tables (参数名 / 输入/输出 / 描述, whatever a column says is read
+from the description's prose: "数据类型支持…", "数据格式支持…", "支持非连续的Tensor"), and the oldest
+bullet lists ("- self（aclTensor*，计算输入）：…", nested bullets belonging to their parameter).
+A cell that says something the readers cannot place goes to ``unread``; "-" means nothing said.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from conformance.draft import cells
+from conformance.draft.facts import ParamRow, Sentence, Where
+from conformance.draft.page import Item, Page, Row, Section, Table, sentences
+from conformance.spec.vocabulary import Vocabulary
+
+PLUMBING = ("workspaceSize", "executor", "workspace", "stream")
+_HEADERS = (("usage", "使用说明"), ("dtype", "数据类型"), ("format", "格式"), ("rank", "维度"),
+            ("rank", "shape"), ("noncontig", "非连续"), ("direction", "输入"), ("direction", "输出"),
+            ("name", "参数"), ("description", "描述"), ("description", "说明"))
+_BULLET_PARAM = re.compile(r"^([A-Za-z_]\w*)\s*[（(]([^）)]*)[）)]\s*[：:]?\s*(.*)$")
+_LIST = r"([A-Za-z0-9_]+(?:\s*[、,，/和]\s*[A-Za-z0-9_]+)*)"
+_PROSE_DTYPES = re.compile(r"数据类型(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
+_PROSE_SAME = re.compile(r"数据类型(?:需要|需|必须|要)?(?:与|和)\s*([A-Za-z_]\w*)\s*(?:的数据类型)?\s*"
+                         r"(?:保持)?\s*(?:一致|相同)")
+_PROSE_FORMATS = re.compile(r"数据格式(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
+_PROSE_RANK = re.compile(r"(\d+)\s*(?:-|~|～|至|到)\s*(\d+)\s*维")
+
+
+@dataclass(frozen=True)
+class ParamDescription:
+    rows: tuple[ParamRow, ...]
+    section: Section  # the GetWorkspaceSize section
+    path: str  # the Where.section of the rows ("aclnnXGetWorkspaceSize > 参数说明")
+    end: int  # the last line of the description (product notes follow it)
+    layout: str  # "table" | "pipe" | "bullets"
+    nested: tuple[tuple[str, Item], ...] = ()  # bullets nested under a parameter's bullet
+
+
+def workspace_section(page: Page, api: str) -> Section | None:
+    """The section of the api's first phase: titled ``aclnnXGetWorkspaceSize`` (exactly, else the
+    first section titled ...GetWorkspaceSize)."""
+    wanted = f"{api}GetWorkspaceSize"
+    for test in (lambda t: t == wanted, lambda t: wanted in t, lambda t: t.endswith("GetWorkspaceSize")):
+        for section in page.sections:
+            if test(section.title.replace(" ", "")):
+                return section
+    return None
+
+
+def is_param_table(table: Table) -> bool:
+    return bool(table.headers) and ("参数" in table.headers[0] or "参数名" in "".join(table.headers))
+
+
+def read_params(page: Page, section: Section, vocab: Vocabulary,
+                unread: list[Sentence]) -> ParamDescription | None:
+    """The parameter rows of a GetWorkspaceSize section, or None when it describes none."""
+    path = f"{section.path} > 参数说明"
+    for table in page.tables_in(section.start, section.end):
+        if is_param_table(table):
+            rows = _table_rows(table, path, vocab, unread)
+            if rows:
+                return ParamDescription(tuple(rows), section, path, table.end,
+                                        "table" if table.html else "pipe")
+    rows, end, nested = _bullet_rows(page.items(section.start + 1, section.end), path, vocab, unread)
+    if rows:
+        return ParamDescription(tuple(rows), section, path, end, "bullets", tuple(nested))
+    return None
+
+
+def _columns(headers: tuple[str, ...]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for index, header in enumerate(headers):
+        for key, word in _HEADERS:
+            if word in header and key not in found and index not in found.values():
+                found[key] = index
+                break
+    found.setdefault("name", 0)
+    return found
+
+
+def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentence]) -> list[ParamRow]:
+    columns = _columns(table.headers)
+    rows: list[ParamRow] = []
+    for number, row in enumerate(table.rows, 1):
+        where = Where(path, row.line, "parameters", number)
+
+        def cell(key: str, row: Row = row) -> str | None:
+            index = columns.get(key)
+            return row.cells[index] if index is not None and index < len(row.cells) else None
+
+        named = cells.name_and_type(cell("name") or "")
+        if named is None:
+            if not cells.is_empty(" ".join(row.cells)):
+                unread.append(Sentence(" | ".join(row.cells), where))
+            continue
+        if named[0] in PLUMBING:
+            continue
+        lines = dict(zip(range(len(row.cells)), row.lines))
+        usage_at = Where(path, lines.get(columns.get("usage", -1), row.line), "parameters", number)
+        built = _Row(named, where, vocab, unread)
+        built.direction(cell("direction"))
+        built.describe(cell("description") or "", cell("usage"), usage_at)
+        built.dtype_cell(cell("dtype"))
+        built.format_cell(cell("format"))
+        built.rank_cell(cell("rank"))
+        built.noncontig_cell(cell("noncontig"))
+        rows.append(built.row())
+    return rows
+
+
+def _bullet_rows(items: list[Item], path: str, vocab: Vocabulary,
+                 unread: list[Sentence]) -> tuple[list[ParamRow], int, list[tuple[str, Item]]]:
+    rows: list[ParamRow] = []
+    nested: list[tuple[str, Item]] = []
+    current: _Row | None = None
+    end = 0
+    for item in items:
+        if "返回值" in item.text and item.text.strip("*：: ").endswith("返回值"):
+            break
+        match = _BULLET_PARAM.match(item.text) if item.bullet else None
+        if match and (current is None or item.indent <= current.indent):
+            named = cells.name_and_type(f"{match.group(1)}（{match.group(2)}）")
+            if current is not None:
+                rows.append(current.row())
+            current = None
+            if named and named[0] not in PLUMBING:
+                current = _Row(named, Where(path, item.line, "parameters", len(rows) + 1), vocab, unread)
+                current.indent = item.indent
+                current.direction(match.group(2))
+                current.describe(match.group(3), None, current.where)
+            end = item.line
+        elif current is not None and item.indent > current.indent:
+            current.extra(item)
+            nested.append((current.name, item))
+            end = item.line
+    if current is not None:
+        rows.append(current.row())
+    return rows, end, nested
+
+
+class _Row:
+    """A parameter row being read, cell by cell; ``row()`` freezes it."""
+
+    def __init__(self, named: tuple[str, str | None, bool], where: Where, vocab: Vocabulary,
+                 unread: list[Sentence]) -> None:
+        self.name, self.ctype, self.optional = named
+        self.where, self.vocab, self.unread = where, vocab, unread
+        self.indent = 0
+        self.dir: str | None = None
+        self.description = Sentence("", where)
+        self.usage: list[Sentence] = []
+        self.dtypes: tuple[str, ...] = ()
+        self.same_as: str | None = None
+        self.formats: tuple[str, ...] = ()
+        self.rank: tuple[int, int] | None = None
+        self.noncontig: bool | None = None
+
+    def direction(self, text: str | None) -> None:
+        self.dir = cells.direction(text or "")
+        if self.dir is None and text is not None and not cells.is_empty(text):
+            self.unread.append(Sentence(text, self.where))
+
+    def describe(self, description: str, usage: str | None, usage_at: Where) -> None:
+        self.description = Sentence(" ".join(description.split("\n")), self.where)
+        self.optional = self.optional or "可选" in description
+        if usage is not None and not cells.is_empty(usage):
+            self.usage = [Sentence(s, usage_at) for s in sentences(usage)]
+        if usage is None:  # no column of its own: the description's prose says it
+            self.usage = [Sentence(s, self.where) for s in sentences(description)]
+            self._prose(description)
+
+    def extra(self, item: Item) -> None:
+        at = Where(self.where.section, item.line, self.where.table, self.where.row)
+        self.usage += [Sentence(s, at) for s in sentences(item.text)]
+        self._prose(item.text)
+
+    def _prose(self, text: str) -> None:
+        if not self.dtypes and (m := _PROSE_DTYPES.search(text)):
+            self.dtypes, _ = cells.dtypes(m.group(1), self.vocab)
+        if not self.same_as and (m := _PROSE_SAME.search(text)):
+            self.same_as = m.group(1)
+        if not self.formats and (m := _PROSE_FORMATS.search(text)):
+            self.formats, _ = cells.formats(m.group(1), self.vocab)
+        if self.rank is None and (m := _PROSE_RANK.search(text)):
+            self.rank = (int(m.group(1)), int(m.group(2)))
+        if self.noncontig is None and "非连续" in text:
+            self.noncontig = not re.search(r"不支持[^，,。]*非连续", text)
+
+    def dtype_cell(self, text: str | None) -> None:
+        if text is None or cells.is_empty(text):
+            return
+        if same := cells.same_as(text):
+            self.same_as = same
+            return
+        self.dtypes, unknown = cells.dtypes(text, self.vocab)
+        if unknown:
+            self.unread.append(Sentence(f"{self.name} 数据类型: {text}", self.where))
+
+    def format_cell(self, text: str | None) -> None:
+        if text is None or cells.is_empty(text):
+            return
+        self.formats, unknown = cells.formats(text, self.vocab)
+        if unknown:
+            self.unread.append(Sentence(f"{self.name} 数据格式: {text}", self.where))
+
+    def rank_cell(self, text: str | None) -> None:
+        if text is None or cells.is_empty(text):
+            return
+        self.rank = cells.rank(text)
+        if self.rank is None:
+            self.unread.append(Sentence(f"{self.name} 维度(shape): {text}", self.where))
+
+    def noncontig_cell(self, text: str | None) -> None:
+        if text is None or cells.is_empty(text):
+            return
+        self.noncontig = cells.flag(text)
+        if self.noncontig is None:
+            self.unread.append(Sentence(f"{self.name} 非连续Tensor: {text}", self.where))
+
+    def row(self) -> ParamRow:
+        return ParamRow(self.name, self.ctype, self.dir or "input", self.description,
+                        tuple(self.usage), self.dtypes, self.same_as, self.formats, self.rank,
+                        self.noncontig, self.where, {}, self.optional)

@@ -1,0 +1,131 @@
+"""Read one aclnn documentation page into ``PageFacts`` (the entry point of the readers).
+
+A page with several operators (``aclnnCelu&aclnnInplaceCelu``) is read for the first one its
+title names (its prototype, its GetWorkspaceSize section); a page that cannot be read at all —
+no operator declared, an argument list never closed, no parameter description — raises
+``PageError`` naming the part. Everything else a reader saw and could not place goes to
+``unread``, quoted, with its place.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from conformance.draft.constraints import read_constraints
+from conformance.draft.dtype_notes import apply_note, parse_note
+from conformance.draft.error_table import read_errors
+from conformance.draft.facts import PageError, PageFacts, ParamRow, PrototypeParam, Sentence, Where
+from conformance.draft.page import Item, Page, terms
+from conformance.draft.param_table import ParamDescription, read_params, workspace_section
+from conformance.draft.products import product_ids, read_products
+from conformance.draft.prototype import declared_apis, read_prototype
+from conformance.spec.vocabulary import Vocabulary
+
+EXAMPLE_TITLES = ("调用示例", "调用样例", "样例", "示例")
+_BOILERPLATE = ("返回状态码", "入参校验", "以下场景时报错", "以下错误码", "返回值", "参数说明")
+
+
+def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
+    """The facts of one page (``page`` is the path to quote); raises ``PageError``."""
+    doc = Page(text)
+    api = _api(doc, page)
+    prototype = read_prototype(_declarations_text(doc), api)
+    if prototype is None:
+        raise PageError(page, "function prototype",
+                        f"the argument list of {api}GetWorkspaceSize is not closed")
+    products, unread = read_products(doc, vocab)
+    section = workspace_section(doc, api)
+    if section is None:
+        raise PageError(page, "parameter table", f"no {api}GetWorkspaceSize section")
+    params = read_params(doc, section, vocab, unread)
+    if params is None:
+        raise PageError(page, "parameter table", f"the {section.title} section describes no parameters")
+    _product_notes(doc, params, vocab, unread)
+    errors = read_errors(doc, section, vocab, unread)
+    constraints = read_constraints(doc)
+    names = {p.name for p in prototype.params}
+    optional = {p.name for p in prototype.params if p.optional} | {r.name for r in params.rows
+                                                                     if r.optional and r.name in names}
+    return PageFacts(
+        api=api, page=page, products=tuple(products),
+        prototype=tuple(replace(p, optional=p.name in optional) for p in prototype.params),
+        params=tuple(replace(r, optional=r.name in optional or r.optional) for r in params.rows),
+        errors=tuple(errors), deterministic=constraints.deterministic,
+        nondeterministic=constraints.nondeterministic, constraints=constraints.sentences,
+        unread=tuple(unread))
+
+
+def _api(doc: Page, page: str) -> str:
+    declared = declared_apis(_declarations_text(doc))
+    if not declared:
+        part = "title" if not doc.title else "function prototype"
+        raise PageError(page, part, "no aclnnStatus aclnnXGetWorkspaceSize(...) declaration")
+    named = re.findall(r"aclnn\w+", doc.title.replace(" ", ""))
+    return next((api for api in named if api in declared), declared[0])
+
+
+def _declarations_text(doc: Page) -> str:
+    """The page with its calling example blanked (lines kept, so line numbers hold)."""
+    lines = list(doc.lines)
+    for section in doc.sections:
+        if section.level == 2 and any(t in section.title for t in EXAMPLE_TITLES):
+            for n in range(section.start, section.end + 1):
+                lines[n - 1] = ""
+    return "\n".join(lines)
+
+
+def _product_notes(doc: Page, params: ParamDescription, vocab: Vocabulary,
+                   unread: list[Sentence]) -> None:
+    """Product-specific dtype notes below the table, nested under a parameter's bullet, or in a
+    usage cell; a sentence after the table that is no such note goes to ``unread``."""
+    rows = list(params.rows)
+    names = [r.name for r in rows]
+    for name, item in params.nested:
+        _note(item.text, terms(item.raw), [], [r for r in rows if r.name == name], vocab, unread,
+              Where(params.path, item.line), quiet=True)
+    for row in rows:
+        for sentence in row.usage:
+            _note(sentence.text, [], [], [row], vocab, unread, sentence.where, quiet=True)
+    context: tuple[int, list[str]] | None = None  # a bare product label's indent and products
+    for item in doc.items(params.end + 1, params.section.end):
+        if _boilerplate(item):
+            continue
+        if context and item.indent <= context[0]:
+            context = None
+        where = Where(params.path, item.line)
+        inherited = context[1] if context else []
+        products = _note(item.text, terms(item.raw), inherited, rows, vocab, unread, where,
+                         names=names)
+        if products and item.text.rstrip().endswith(("：", ":")):
+            context = (item.indent, products)
+
+
+def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRow],
+          vocab: Vocabulary, unread: list[Sentence], where: Where, *, quiet: bool = False,
+          names: list[str] | None = None) -> list[str]:
+    """Apply one note; returns the products its label names. ``quiet``: a sentence that is no
+    note is already kept elsewhere (a usage sentence), so it does not go to ``unread``."""
+    label, _, body = text.partition("：") if "：" in text else text.partition(":")
+    products = [pid for lab in labels for pid in product_ids(lab, vocab)]
+    if not labels and body and (ids := product_ids(label, vocab)):
+        products = ids
+    if not products:
+        products, body = inherited, text
+    note = parse_note(body, names if names is not None else [r.name for r in rows], vocab)
+    if note is not None and products:
+        if names is None:  # a usage cell's or a nested bullet's note belongs to its parameter
+            note = replace(note, names=tuple(r.name for r in rows))
+        if not apply_note(note, products, rows) and not quiet:
+            unread.append(Sentence(text, where))
+    elif not quiet and body.strip() and not (products and not body.strip()):
+        unread.append(Sentence(text, where))
+    return products
+
+
+def _boilerplate(item: Item) -> bool:
+    """The return-value preamble and a text error list (read by ``error_table``)."""
+    return (any(word in item.text for word in _BOILERPLATE) and len(item.text) < 80
+            or "ACLNN_ERR" in item.text or bool(re.match(r"返回\s*\d{6}", item.text)))
+
+
+__all__ = ["read_page", "PageError", "PageFacts", "PrototypeParam"]
