@@ -9,14 +9,20 @@ import re
 from conformance.draft.prototype import normalise_ctype
 from conformance.spec.vocabulary import Vocabulary
 
-EMPTY = ("", "-", "—", "–", "/", "无", "N/A", "NA")
-_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:[（(]\s*([^）)]*)[）)])?")
-_SAME = re.compile(r"^(?:与|和|同)\s*[`']?([A-Za-z_]\w*)[`']?\s*(?:的数据类型)?\s*"
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"  # a parameter name (ASCII: \w would take Chinese text along)
+EMPTY = ("", "-", "—", "–", "/", "无", "N/A", "NA", "不涉及", "--")
+# what a dtype cell of a non-tensor argument may say instead of a dtype: its C type
+C_TYPE_WORDS = {"int", "char", "char*", "string", "str", "aclintarray", "aclintarray*", "aclboolarray",
+                "aclboolarray*", "aclfloatarray", "aclfloatarray*", "aclscalar", "aclscalar*",
+                "int64_t", "int32_t", "int8_t", "uint64_t", "double", "float", "bool", "const char*"}
+_NAME = re.compile(r"^\s*(" + IDENT + r")\s*(?:[（(]\s*([^）)]*)[）)])?")
+_SAME = re.compile(r"^(?:与|和|同)\s*[`'“\"]?(" + IDENT + r")[`'”\"]?\s*(?:参数)?(?:的数据类型)?\s*"
                    r"(?:保持)?\s*(?:一致|相同)?\s*[。.]?$")
 _SPLIT = re.compile(r"\s*(?:[、,，;；/]|\s|和|或)\s*")
 _RANGE = re.compile(r"^(\d+)\s*(?:维)?\s*(?:-|~|～|至|到|—|–)\s*(\d+)\s*(?:维|D)?$")
 _ONE = re.compile(r"^(\d+)\s*(?:维|D)?$")
 _LIST = re.compile(r"^\d+\s*维?(?:\s*(?:、|,|，|或|/)\s*\d+\s*维?)+$")
+_AT_MOST = re.compile(r"^(?:不超过|不大于|小于等于|最大|最多|至多|≤|<=)\s*(\d+)\s*维?$")
 _YES, _NO = ("√", "✓", "✔", "是", "支持"), ("×", "✗", "✘", "x", "X", "否", "不支持")
 
 
@@ -47,7 +53,8 @@ def same_as(cell: str) -> str | None:
 
 
 def dtypes(cell: str, vocab: Vocabulary) -> tuple[tuple[str, ...], list[str]]:
-    """The vocabulary dtypes a cell lists, and the tokens it does not know (in order)."""
+    """The vocabulary dtypes a cell lists, and the tokens it does not know (in order; a footnote
+    mark "^1" is one: what it means is said elsewhere)."""
     known: list[str] = []
     unknown: list[str] = []
     for token in _SPLIT.split(cell.strip().rstrip("。.")):
@@ -87,6 +94,8 @@ def rank(cell: str) -> tuple[int, int] | None:
         return (lo, hi) if lo <= hi else None
     if match := _ONE.match(text):
         return int(match.group(1)), int(match.group(1))
+    if match := _AT_MOST.match(text):
+        return 0, int(match.group(1))
     if _LIST.match(text):
         values = sorted(int(v) for v in re.findall(r"\d+", text))
         if values == list(range(values[0], values[-1] + 1)):

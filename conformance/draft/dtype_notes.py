@@ -12,7 +12,8 @@ Which parameters a note reaches (the rule, for a note that names none):
 - "额外支持 X" reaches every parameter with a dtype cell, and adds X.
 A parameter already given dtypes for a product by an earlier note starts from those. A note whose
 sentence says more than the note, or lists a dtype the vocabulary does not know where it matters
-(supported, not excluded), is also sent to review.
+(supported, not excluded), is also sent to review; a conditional one ("当…时，不支持X") is not
+applied at all, only sent to review.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from conformance.spec.vocabulary import Vocabulary
 _DT = r"[A-Za-z][A-Za-z0-9_]*"
 _NOTE = re.compile(rf"(?P<op>不支持|额外支持|仅支持|只支持|支持)\s*"
                    rf"(?:的?数据类型(?:为|有|包括)?)?\s*[:：]?\s*(?P<list>{_DT}(?:\s*(?:[、,，/]|和|及|以及)\s*{_DT})*)")
+_IDENTS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONDITION = re.compile(r"当|若|如果|时[，,]|场景")
 _FILLER = re.compile(r"[\s、，,。.：:;；`和与及的]|参数|数据类型|类型|输入|输出|入参|出参|均|都")
 
 
@@ -44,13 +47,16 @@ def parse_note(body: str, names: list[str], vocab: Vocabulary) -> Note | None:
         tokens = re.split(r"\s*(?:[、,，/]|以及|和|及)\s*", match.group("list"))
         known = tuple(d for t in tokens if (d := vocab.dtype(t)))
         unknown = tuple(t for t in tokens if not vocab.dtype(t))
-        if "类型" not in window or not known and not all(t.isupper() for t in tokens):
+        looks_dtype = all(re.fullmatch(r"[A-Z][A-Z0-9_]*", t) for t in tokens)
+        if not ("类型" in window and (known or looks_dtype) or known and looks_dtype):
             continue
-        named = tuple(n for n in names if re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])",
-                                                     body[:match.start()]))
-        rest = body[:match.start()] + body[match.end():]
-        for name in named:
-            rest = rest.replace(name, "")
+        if _CONDITION.search(body[:match.start()]):
+            return None  # "当…时，不支持X": a condition the note cannot carry
+        words = _IDENTS.findall(body[:match.start()])
+        named = tuple(n for n in names if n in words)
+        rest = " ".join(w for w in _IDENTS.split(body[:match.start()] + body[match.end():]))
+        rest += " ".join(w for w in _IDENTS.findall(body[:match.start()] + body[match.end():])
+                         if w not in named)
         op = {"不支持": "remove", "额外支持": "add"}.get(match.group("op"), "only")
         return Note(op, known, unknown, named, not _FILLER.sub("", rest))
     return None

@@ -46,11 +46,16 @@ def _columns(headers: tuple[str, ...]) -> tuple[int, int | None, int]:
 def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentence]) -> list[ErrorRow]:
     status_at, code_at, text_at = _columns(table.headers)
     rows: list[ErrorRow] = []
+    status: str | None = None
+    code: int | None = None
     for row in table.rows:
         if text_at >= len(row.cells):
             continue
-        status, code = _status(row.cells[status_at], row.cells[code_at] if code_at is not None
-                               else "", vocab)
+        status_cell = row.cells[status_at]
+        code_cell = row.cells[code_at] if code_at is not None else ""
+        # a pipe table cannot span rows: an empty status and code mean "as the row above"
+        if status_cell.strip() or code_cell.strip() or status is None:
+            status, code = _status(status_cell, code_cell, vocab)
         line = row.lines[text_at]
         for text in conditions(row.cells[text_at]):
             where = Where(path, line, "errors", len(rows) + 1)

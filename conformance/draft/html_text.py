@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 _BREAKS = {"br", "li", "p", "div", "tr"}  # tags whose start or end is a line break in the text
+SUP = " ^"  # a superscript (a footnote mark: "BFLOAT16<sup>1</sup>") stays apart from its word
 
 
 @dataclass(frozen=True)
 class GridRow:
     cells: tuple[str, ...]
     lines: tuple[int, ...]  # each cell's line, relative to the fragment (1-based)
+    sources: tuple[int, ...]  # each cell's identity: equal numbers are one spread cell
     line: int  # the line of the row's first own cell (its <tr> when it has none)
     header: bool  # a <thead> row, or one made only of <th> cells
 
@@ -28,12 +30,16 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BREAKS:
             self.parts.append("\n")
+        elif tag == "sup":
+            self.parts.append(SUP)
         elif tag == "term":
             self._term = []
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _BREAKS - {"br"}:
             self.parts.append("\n")
+        elif tag == "sup":
+            self.parts.append(" ")
         elif tag == "term" and self._term is not None:
             self.terms.append(" ".join("".join(self._term).split()))
             self._term = None
@@ -68,6 +74,7 @@ class _Cell:
     rowspan: int
     colspan: int
     header: bool
+    number: int  # the cell's place in the table's source order
 
 
 class _Table(HTMLParser):
@@ -80,6 +87,7 @@ class _Table(HTMLParser):
         self._cell: _Cell | None = None
         self._depth = 0
         self._thead = False
+        self._count = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
@@ -99,7 +107,8 @@ class _Table(HTMLParser):
                 self.handle_starttag("tr", [])
             values = dict(attrs)
             self._cell = _Cell([], self.getpos()[0], _span(values.get("rowspan")),
-                               _span(values.get("colspan")), tag == "th")
+                               _span(values.get("colspan")), tag == "th", self._count)
+            self._count += 1
         else:
             self._text_tag(tag)
 
@@ -130,6 +139,8 @@ class _Table(HTMLParser):
     def _text_tag(self, tag: str, end: bool = False) -> None:
         if self._cell is not None and tag in _BREAKS and not (end and tag == "br"):
             self._cell.parts.append("\n")
+        elif self._cell is not None and tag == "sup":
+            self._cell.parts.append(" " if end else SUP)
 
     def _end_cell(self) -> None:
         if self._cell is not None and self._row is not None:
@@ -179,6 +190,7 @@ def html_table(fragment: str) -> list[GridRow]:
         grid.append(GridRow(
             cells=tuple("".join(c.parts) for c, _ in placed),
             lines=tuple(c.line for c, _ in placed),
+            sources=tuple(c.number for c, _ in placed),
             line=own[0].line if own else tr_line,
             header=thead or bool(own) and all(c.header for c in own) and not any(s for _, s in placed)))
     return grid

@@ -42,6 +42,11 @@ class Row:
     cells: tuple[str, ...]  # one per grid column (rowspan/colspan spread), text with "\n" breaks
     line: int  # the line of the row's first own cell
     lines: tuple[int, ...]  # each cell's source line (a spread cell keeps its origin's)
+    sources: tuple[int, ...]  # equal numbers: one cell spread over several columns or rows
+
+    def spread_from_left(self, index: int) -> bool:
+        """The cell at ``index`` is the colspan of the cell to its left (it says nothing itself)."""
+        return 0 < index < len(self.sources) and self.sources[index] == self.sources[index - 1]
 
 
 @dataclass(frozen=True)
@@ -111,11 +116,11 @@ class Page:
         return self.lines[number - 1]
 
     def find(self, *titles: str, level: int | None = None) -> Section | None:
-        """The first section whose title (cleaned) contains one of ``titles``."""
-        for s in self.sections:
-            if (level is None or s.level == level) and any(t in clean(s.title) for t in titles):
-                return s
-        return None
+        """The first section whose title (cleaned) contains one of ``titles``; a level-1 section
+        only when no deeper one does (some pages head a section with "#", and it runs to the end)."""
+        found = [s for s in self.sections if (level is None or s.level == level)
+                 and any(t in s.title for t in titles)]
+        return next((s for s in found if s.level > 1), found[0] if found else None)
 
     def code_in(self, start: int, end: int) -> list[CodeBlock]:
         return [b for b in self.code_blocks if start <= b.start <= end]
@@ -228,7 +233,7 @@ def _html(lines: list[str], start: int, end: int) -> Table:
         heads, body = body[:1], body[1:]
     headers = tuple(plain(c) for c in heads[-1].cells) if heads else ()
     rows = tuple(Row(tuple(plain(c) for c in r.cells), start - 1 + r.line,
-                     tuple(start - 1 + x for x in r.lines)) for r in body)
+                     tuple(start - 1 + x for x in r.lines), r.sources) for r in body)
     return Table(start, end, headers, rows, html=True)
 
 
@@ -242,7 +247,7 @@ def _pipe(lines: list[str], start: int, end: int) -> Table:
     rows = []
     for n in range(start + 2, end + 1):
         cells = tuple(clean(c) for c in _pipe_cells(lines[n - 1]))
-        rows.append(Row(cells, n, (n,) * len(cells)))
+        rows.append(Row(cells, n, (n,) * len(cells), tuple(range(len(cells)))))
     return Table(start, end, headers, tuple(rows), html=False)
 
 

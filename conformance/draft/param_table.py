@@ -18,14 +18,15 @@ from conformance.draft.page import Item, Page, Row, Section, Table, sentences
 from conformance.spec.vocabulary import Vocabulary
 
 PLUMBING = ("workspaceSize", "executor", "workspace", "stream")
+_PLUMBING_TYPES = ("aclOpExecutor", "aclrtStream")
 _HEADERS = (("usage", "使用说明"), ("dtype", "数据类型"), ("format", "格式"), ("rank", "维度"),
             ("rank", "shape"), ("noncontig", "非连续"), ("direction", "输入"), ("direction", "输出"),
             ("name", "参数"), ("description", "描述"), ("description", "说明"))
-_BULLET_PARAM = re.compile(r"^([A-Za-z_]\w*)\s*[（(]([^）)]*)[）)]\s*[：:]?\s*(.*)$")
+_BULLET_PARAM = re.compile(r"^(" + cells.IDENT + r")\s*[（(]([^）)]*)[）)]\s*[：:]?\s*(.*)$")
 _LIST = r"([A-Za-z0-9_]+(?:\s*[、,，/和]\s*[A-Za-z0-9_]+)*)"
 _PROSE_DTYPES = re.compile(r"数据类型(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
-_PROSE_SAME = re.compile(r"数据类型(?:需要|需|必须|要)?(?:与|和)\s*([A-Za-z_]\w*)\s*(?:的数据类型)?\s*"
-                         r"(?:保持)?\s*(?:一致|相同)")
+_PROSE_SAME = re.compile(r"数据类型(?:需要|需|必须|要)?(?:与|和)\s*(" + cells.IDENT
+                         + r")\s*(?:的数据类型)?\s*(?:保持)?\s*(?:一致|相同)")
 _PROSE_FORMATS = re.compile(r"数据格式(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
 _PROSE_RANK = re.compile(r"(\d+)\s*(?:-|~|～|至|到)\s*(\d+)\s*维")
 
@@ -90,9 +91,13 @@ def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentenc
 
         def cell(key: str, row: Row = row) -> str | None:
             index = columns.get(key)
-            return row.cells[index] if index is not None and index < len(row.cells) else None
+            if index is None or index >= len(row.cells):
+                return None
+            return "-" if row.spread_from_left(index) else row.cells[index]
 
         named = cells.name_and_type(cell("name") or "")
+        if any(word in (cell("name") or "") for word in _PLUMBING_TYPES):
+            continue
         if named is None:
             if not cells.is_empty(" ".join(row.cells)):
                 unread.append(Sentence(" | ".join(row.cells), where))
@@ -197,6 +202,8 @@ class _Row:
             self.same_as = same
             return
         self.dtypes, unknown = cells.dtypes(text, self.vocab)
+        if self.ctype and not self.ctype.startswith(("aclTensor", "aclScalar")):
+            unknown = [t for t in unknown if t.lower() not in cells.C_TYPE_WORDS]
         if unknown:
             self.unread.append(Sentence(f"{self.name} 数据类型: {text}", self.where))
 
@@ -217,8 +224,9 @@ class _Row:
     def noncontig_cell(self, text: str | None) -> None:
         if text is None or cells.is_empty(text):
             return
-        self.noncontig = cells.flag(text)
-        if self.noncontig is None:
+        first, _, rest = text.partition("\n")
+        self.noncontig = cells.flag(first)
+        if self.noncontig is None or rest:
             self.unread.append(Sentence(f"{self.name} 非连续Tensor: {text}", self.where))
 
     def row(self) -> ParamRow:

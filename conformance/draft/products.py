@@ -121,4 +121,4 @@ def _from_table(table: Table, section: Section, vocab: Vocabulary,
 
 def _is_remark(text: str) -> bool:
     """The boilerplate pointer to the product-form page, not a product line."""
-    return "产品形态" in text or not text.strip()
+    return "产品形态" in text or "查看源码" in text or not text.strip()

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from conformance.draft.facts import PrototypeParam
 
-_DECL = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w*?)GetWorkspaceSize\s*\(")
-_ARG = re.compile(r"^(?P<type>.*?[\s*&])\s*(?P<name>[A-Za-z_]\w*)\s*(?P<array>\[\s*\w*\s*\])?$")
+_DECL = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w*?)GetWorkspaceSize\s*\(", re.ASCII)
+_ARG = re.compile(r"^(?P<type>.*?[\s*&])\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<array>\[\s*\w*\s*\])?$")
 _PLUMBING = ("workspaceSize", "executor")
 _OPTIONAL_NOTE = re.compile(r"可选|optional", re.IGNORECASE)
 
@@ -58,20 +58,16 @@ def _unescape(text: str) -> str:
 def _body(text: str, start: int) -> list[tuple[str, str]] | None:
     """The arguments from ``start`` (just after "(") to the matching ")": each as (code, comment)."""
     args: list[tuple[str, str]] = []
-    code, comment = [], []
+    code: list[str] = []
+    comment: list[str] = []
     depth, i = 1, start
     while i < len(text):
-        if text.startswith("//", i):
-            end = text.find("\n", i)
+        if text.startswith(("//", "/*"), i):
+            close = "\n" if text.startswith("//", i) else "*/"
+            end = text.find(close, i + 2)
             end = len(text) if end < 0 else end
-            comment.append(text[i + 2:end])
-            i = end
-            continue
-        if text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = len(text) if end < 0 else end
-            comment.append(text[i + 2:end])
-            i = end + 2
+            _comment(text[i + 2:end], args, code, comment)
+            i = end + (0 if close == "\n" else 2)
             continue
         char = text[i]
         depth += {"(": 1, ")": -1}.get(char, 0)
@@ -86,6 +82,14 @@ def _body(text: str, start: int) -> list[tuple[str, str]] | None:
             code.append(char)
         i += 1
     return None
+
+
+def _comment(note: str, args: list[tuple[str, str]], code: list[str], comment: list[str]) -> None:
+    """A comment right after an argument's comma, on its line, is about that argument."""
+    if args and not "".join(code).strip(" \t"):
+        args[-1] = (args[-1][0], f"{args[-1][1]} {note}".strip())
+    else:
+        comment.append(note)
 
 
 def _params(body: list[tuple[str, str]]) -> list[PrototypeParam]:

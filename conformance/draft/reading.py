@@ -15,14 +15,15 @@ from conformance.draft.constraints import read_constraints
 from conformance.draft.dtype_notes import apply_note, parse_note
 from conformance.draft.error_table import read_errors
 from conformance.draft.facts import PageError, PageFacts, ParamRow, PrototypeParam, Sentence, Where
-from conformance.draft.page import Item, Page, terms
+from conformance.draft.page import Item, Page, Section, sentences, terms
 from conformance.draft.param_table import ParamDescription, read_params, workspace_section
 from conformance.draft.products import product_ids, read_products
 from conformance.draft.prototype import declared_apis, read_prototype
 from conformance.spec.vocabulary import Vocabulary
 
+_FUNCTION_LABELS = ("接口功能", "算子功能", "功能")
 EXAMPLE_TITLES = ("调用示例", "调用样例", "样例", "示例")
-_BOILERPLATE = ("返回状态码", "入参校验", "以下场景时报错", "以下错误码", "返回值", "参数说明")
+_BOILERPLATE = ("状态码", "入参校验", "以下场景时报错", "以下错误码", "返回值", "参数说明")
 
 
 def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
@@ -52,7 +53,31 @@ def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
         params=tuple(replace(r, optional=r.name in optional or r.optional) for r in params.rows),
         errors=tuple(errors), deterministic=constraints.deterministic,
         nondeterministic=constraints.nondeterministic, constraints=constraints.sentences,
-        unread=tuple(unread))
+        unread=tuple(unread), function=_function(doc), phase1=_phase1(doc, section))
+
+
+def _function(doc: Page) -> Sentence | None:
+    """The 功能说明 section's "接口功能：…" (older pages: 算子功能) sentence, as written."""
+    section = doc.find("功能说明", "功能描述")
+    if section is None:
+        return None
+    for item in doc.items(section.start + 1, section.end):
+        if item.text.startswith(_FUNCTION_LABELS):
+            return Sentence(item.text, Where(section.path, item.line))
+    return None
+
+
+def _phase1(doc: Page, section: Section) -> Sentence | None:
+    """The sentence introducing the error list: "第一段接口完成入参校验，出现以下场景时报错："."""
+    path = f"{section.path} > 返回值"
+    for item in doc.items(section.start + 1, section.end):
+        if "入参校验" in item.text:
+            return Sentence(item.text, Where(path, item.line))
+    for block in doc.code_in(section.start, section.end):
+        for offset, text in enumerate(block.text.split("\n")):
+            if "入参校验" in text:
+                return Sentence(" ".join(text.split()), Where(path, block.start + 1 + offset))
+    return None
 
 
 def _api(doc: Page, page: str) -> str:
@@ -60,7 +85,7 @@ def _api(doc: Page, page: str) -> str:
     if not declared:
         part = "title" if not doc.title else "function prototype"
         raise PageError(page, part, "no aclnnStatus aclnnXGetWorkspaceSize(...) declaration")
-    named = re.findall(r"aclnn\w+", doc.title.replace(" ", ""))
+    named = re.findall(r"aclnn[A-Za-z0-9_]+", doc.title.replace(" ", ""))
     return next((api for api in named if api in declared), declared[0])
 
 
@@ -111,15 +136,20 @@ def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRo
         products = ids
     if not products:
         products, body = inherited, text
-    note = parse_note(body, names if names is not None else [r.name for r in rows], vocab)
-    if note is not None and products:
-        if names is None:  # a usage cell's or a nested bullet's note belongs to its parameter
+    for part in sentences(body) if products else []:
+        note = parse_note(part, names if names is not None else [r.name for r in rows], vocab)
+        if note is not None and names is None:  # a usage cell's or nested bullet's note: its param
             note = replace(note, names=tuple(r.name for r in rows))
-        if not apply_note(note, products, rows) and not quiet:
-            unread.append(Sentence(text, where))
-    elif not quiet and body.strip() and not (products and not body.strip()):
+        if (note is None or not apply_note(note, products, rows)) and not quiet:
+            unread.append(Sentence(text if part == body.strip() else part, where))
+    if not products and body.strip() and not quiet and not _is_label(text):
         unread.append(Sentence(text, where))
     return products
+
+
+def _is_label(text: str) -> bool:
+    """"数据类型：" introducing the bullets under it (they are read themselves)."""
+    return text.rstrip().endswith(("：", ":")) and len(text) <= 24
 
 
 def _boilerplate(item: Item) -> bool:

@@ -1,0 +1,235 @@
+"""read_page on fixture pages written in the vendor's layouts (tests/fixtures/pages): the current
+template (aclnnWobble), the older one (aclnnBlendLegacy: √ table, bullet parameters, text errors),
+an HTML table with rowspan/colspan and an unclosed prototype fence (aclnnSpanGather), and pages
+that cannot be read (PageError naming the part)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.draft import cells
+from conformance.draft.facts import PageError, PageFacts, ParamRow
+from conformance.draft.html_text import html_table
+from conformance.draft.products import product_ids
+from conformance.draft.reading import read_page
+from conformance.spec.loader import load_vocabulary, specs_dir
+
+PAGES = Path(__file__).parent / "fixtures" / "pages"
+VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")
+
+
+def read(name: str) -> PageFacts:
+    path = next(PAGES.glob(f"*/docs/{name}.md"))
+    return read_page(path.read_text(encoding="utf-8"), str(path), VOCAB)
+
+
+def param(facts: PageFacts, name: str) -> ParamRow:
+    return next(p for p in facts.params if p.name == name)
+
+
+@pytest.fixture(scope="module")
+def wobble() -> PageFacts:
+    return read("aclnnWobble")
+
+
+def test_current_template_products(wobble: PageFacts) -> None:
+    assert [(p.product, p.supported, p.npu_tag, p.where.line) for p in wobble.products] == [
+        ("ascend-950", True, "950", 8), ("atlas-a3", True, "A3", 11), ("atlas-a2", True, "910b", 14),
+        ("atlas-200i-500-a2", False, "310b", 17), ("atlas-inference", False, "310p", 20),
+        ("atlas-training", True, "910", 23), (None, True, "999", 26)]
+    assert wobble.products[-1].label == "Atlas Z9 演示产品"
+    assert wobble.products[0].where.section == "产品支持情况"
+
+
+def test_current_template_prototype(wobble: PageFacts) -> None:
+    assert wobble.api == "aclnnWobble"
+    assert [(p.name, p.ctype, p.const, p.optional) for p in wobble.prototype] == [
+        ("self", "aclTensor*", True, False), ("weight", "aclTensor*", True, False),
+        ("biasOptional", "aclTensor*", True, True), ("dims", "aclIntArray*", True, False),
+        ("mode", "int64_t", False, False), ("keepDim", "bool", False, False),
+        ("scale", "double", False, False), ("out", "aclTensor*", False, False)]
+
+
+def test_current_template_parameter_cells(wobble: PageFacts) -> None:
+    assert [p.name for p in wobble.params] == ["self", "weight", "biasOptional", "dims", "mode",
+                                              "keepDim", "scale", "out"]
+    self_ = param(wobble, "self")
+    assert (self_.ctype, self_.direction, self_.dtypes, self_.formats, self_.rank, self_.noncontiguous) \
+        == ("aclTensor*", "input", ("FLOAT", "FLOAT16", "BFLOAT16"), ("ND",), (1, 8), True)
+    assert [s.text for s in self_.usage] == ["支持空Tensor。", "shape需要与weight满足broadcast关系。"]
+    assert {s.where.line for s in self_.usage} == {95}
+    assert self_.where.line == 92 and self_.where.row == 1 and self_.where.table == "parameters"
+    assert self_.where.section == "aclnnWobbleGetWorkspaceSize > 参数说明"
+    weight = param(wobble, "weight")  # FLOAT32 is the vocabulary's FLOAT; "4维或5维" a range
+    assert (weight.dtypes, weight.formats, weight.rank, weight.noncontiguous) == (
+        ("FLOAT", "FLOAT16", "BFLOAT16"), ("ND", "NCHW"), (4, 5), False)
+    assert [s.text for s in weight.usage] == ["数据类型与self保持一致。", "不支持空Tensor。"]
+    bias = param(wobble, "biasOptional")
+    assert (bias.dtypes, bias.dtype_same_as, bias.rank, bias.optional) == ((), "self", (0, 8), True)
+    dims = param(wobble, "dims")
+    assert (dims.ctype, dims.dtypes, dims.formats, dims.rank, dims.noncontiguous) == (
+        "aclIntArray*", ("INT64",), (), (1, 1), None)
+    assert param(wobble, "keepDim").usage == ()
+    assert param(wobble, "out").direction == "output"
+
+
+def test_current_template_product_dtype_notes(wobble: PageFacts) -> None:
+    # "不支持BFLOAT16" without a name reaches every param listing BFLOAT16; the A3 note names weight
+    assert param(wobble, "self").product_dtypes == {"atlas-training": ("FLOAT", "FLOAT16")}
+    assert param(wobble, "out").product_dtypes == {"atlas-training": ("FLOAT", "FLOAT16")}
+    assert param(wobble, "weight").product_dtypes == {"atlas-training": ("FLOAT", "FLOAT16"),
+                                                      "atlas-a3": ("FLOAT16",)}
+    assert param(wobble, "dims").product_dtypes == {}
+
+
+def test_current_template_unread(wobble: PageFacts) -> None:
+    unread = {(s.text, s.where.line, s.where.row) for s in wobble.unread}
+    assert unread == {("out 数据类型: FLOAT、FLOAT16、BFLOAT16、WOBBLE8", 162, 8),
+                      ("Ascend 950PR/Ascend 950DT：摆动结果在该产品上按两倍频率计算。", 198, None)}
+    # the known dtypes of a cell with an unknown one are still read
+    assert param(wobble, "out").dtypes == ("FLOAT", "FLOAT16", "BFLOAT16")
+
+
+def test_current_template_errors(wobble: PageFacts) -> None:
+    rows = [(e.status, e.code, e.text.text, e.text.where.line, e.text.where.row) for e in wobble.errors]
+    invalid = ("ACLNN_ERR_PARAM_INVALID", 161002)
+    assert rows == [
+        ("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的self、weight、dims或out是空指针。", 221, 1),
+        (*invalid, "self、weight或out的数据类型不在支持的范围之内。", 226, 2),
+        # two sentences on <br>: two conditions; a cell introducing its lines stays one
+        (*invalid, "self和weight的shape不满足broadcast关系。", 229, 3),
+        (*invalid, "out的shape与broadcast后的shape不一致。", 229, 4),
+        (*invalid, "dims的取值出现如下情况会出错： 超出self的维度范围。 有重复的值。", 232, 5),
+        (*invalid, "mode不是0、1或2。", 235, 6)]
+    assert wobble.errors[0].text.where.section == "aclnnWobbleGetWorkspaceSize > 返回值"
+    assert wobble.phase1 is not None and wobble.phase1.where.line == 204
+
+
+def test_current_template_constraints(wobble: PageFacts) -> None:
+    assert wobble.deterministic is not None
+    assert (wobble.deterministic.text, wobble.deterministic.where.line) == (
+        "aclnnWobble默认确定性实现。", 261)
+    assert wobble.nondeterministic is False
+    assert [(s.text, s.where.line) for s in wobble.constraints] == [
+        ("self的最后一维不能超过65535。", 262), ("摆动模式为2时weight必须全为正数。", 262)]
+    assert wobble.function is not None and wobble.function.where.line == 31
+
+
+@pytest.fixture(scope="module")
+def blend() -> PageFacts:
+    return read("aclnnBlendLegacy")
+
+
+def test_older_template_products_from_a_check_table(blend: PageFacts) -> None:
+    assert [(p.product, p.supported, p.where.line, p.where.table, p.where.row) for p in blend.products] == [
+        ("atlas-a3", False, 7, "products", 1), ("atlas-a2", True, 8, "products", 2),
+        ("atlas-training", True, 9, "products", 3), ("atlas-inference", False, 10, "products", 4)]
+    assert blend.products[1].label == "Atlas A2 训练系列产品/Atlas 800I A2 推理产品"
+    assert all(p.npu_tag is None for p in blend.products)
+
+
+def test_older_template_inline_prototype_and_bullet_parameters(blend: PageFacts) -> None:
+    assert [(p.name, p.ctype, p.const, p.optional) for p in blend.prototype] == [
+        ("x1", "aclTensor*", True, False), ("x2", "aclTensor*", True, False),
+        ("alpha", "aclScalar*", True, False), ("mode", "char*", True, True),
+        ("y", "aclTensor*", False, False)]
+    x1, x2, y = param(blend, "x1"), param(blend, "x2"), param(blend, "y")
+    assert (x1.dtypes, x1.formats, x1.rank, x1.noncontiguous, x1.where.line) == (
+        ("FLOAT16", "FLOAT"), ("ND",), (1, 8), True, 32)
+    assert x1.product_dtypes == {"atlas-a2": ("FLOAT16", "FLOAT", "BFLOAT16")}
+    assert (x2.dtypes, x2.dtype_same_as, x2.noncontiguous) == ((), "x1", False)
+    assert (y.direction, y.dtype_same_as, y.formats) == ("output", "x1", ("ND",))
+    assert param(blend, "alpha").dtypes == ("FLOAT",)
+    assert param(blend, "mode").optional is True
+
+
+def test_older_template_text_errors_and_nondeterminism(blend: PageFacts) -> None:
+    assert [(e.status, e.code, e.text.text, e.text.where.line) for e in blend.errors] == [
+        ("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的x1、x2、alpha或y是空指针。", 47),
+        ("ACLNN_ERR_PARAM_INVALID", 161002, "x1、x2的数据类型不在支持的范围之内。", 48),
+        ("ACLNN_ERR_PARAM_INVALID", 161002, "x1、x2的shape不一致。", 49),
+        ("ACLNN_ERR_PARAM_INVALID", 161002, 'mode不是"linear"或"cubic"。', 50)]
+    assert blend.nondeterministic is True and blend.deterministic is not None
+    assert blend.deterministic.where.line == 69
+    assert [s.text for s in blend.constraints] == ["alpha的取值需要在[0, 1]之间。"]
+    assert blend.unread == ()
+
+
+@pytest.fixture(scope="module")
+def span() -> PageFacts:
+    return read("aclnnSpanGather")
+
+
+def test_spans_spread_over_the_grid(span: PageFacts) -> None:
+    # the prototype's fence is never closed; the comment after extras' comma is about extras
+    assert [(p.name, p.ctype, p.optional) for p in span.prototype] == [
+        ("input", "aclTensor*", False), ("dim", "int64_t", False), ("index", "aclTensor*", False),
+        ("extras", "aclTensorList*", True), ("out", "aclTensor*", False)]
+    got = {p.name: (p.dtypes, p.formats, p.rank, p.noncontiguous) for p in span.params}
+    assert got == {
+        "input": (("FLOAT", "FLOAT16", "INT32"), ("ND",), (1, 4), True),
+        "out": (("FLOAT", "FLOAT16", "INT32"), ("ND",), (1, 4), True),  # rowspan 2 and 3
+        "index": (("INT32", "INT64"), ("ND",), (1, 4), False),
+        "extras": ((), (), None, None),  # its usage cell spans the dtype, format and rank columns
+        "dim": ((), (), None, None)}
+    assert [s.text for s in param(span, "extras").usage] == ["保留参数，当前版本不生效。"]
+    assert span.unread == ()  # a colspan copy says nothing of its own; the remark line is no product
+    assert [(p.product, p.supported, p.npu_tag) for p in span.products] == [
+        ("atlas-a2", True, None), ("atlas-training", False, None)]
+    assert [(e.code, e.text.where.row) for e in span.errors] == [(161001, 1), (161002, 2), (161002, 3)]
+
+
+def test_a_page_without_a_prototype_names_the_part() -> None:
+    with pytest.raises(PageError) as raised:
+        read("aclnnNoPrototype")
+    assert raised.value.part == "function prototype"
+    assert "aclnnNoPrototype.md: cannot read the function prototype" in str(raised.value)
+
+
+def test_a_page_without_a_parameter_description_names_the_part() -> None:
+    text = ("# aclnnBare\n\n## 函数原型\n\n```Cpp\naclnnStatus aclnnBareGetWorkspaceSize(const aclTensor *x,"
+            " uint64_t *workspaceSize, aclOpExecutor **executor)\n```\n\n## aclnnBareGetWorkspaceSize\n\n"
+            "参数见头文件。\n")
+    with pytest.raises(PageError) as raised:
+        read_page(text, "bare.md", VOCAB)
+    assert (raised.value.page, raised.value.part) == ("bare.md", "parameter table")
+    unclosed = text.replace("executor)", "executor,\n")
+    with pytest.raises(PageError, match="argument list of aclnnBareGetWorkspaceSize is not closed"):
+        read_page(unclosed, "bare.md", VOCAB)
+
+
+@pytest.mark.parametrize(("cell", "expected"), [
+    ("1-8", (1, 8)), ("0-8", (0, 8)), ("4-5", (4, 5)), ("4", (4, 4)), ("4维或5维", (4, 5)),
+    ("0~8 维", (0, 8)), ("不超过8维", (0, 8)), ("2维或4维", None), ("(N, C)", None), ("8-1", None)])
+def test_rank_cells(cell: str, expected: tuple[int, int] | None) -> None:
+    assert cells.rank(cell) == expected
+
+
+def test_dtype_and_same_as_cells() -> None:
+    assert cells.dtypes("FLOAT32、FLOAT16、BF16", VOCAB) == (("FLOAT", "FLOAT16", "BFLOAT16"), [])
+    assert cells.dtypes("INT8、HIFLOAT8", VOCAB) == (("INT8",), ["HIFLOAT8"])
+    for written in ("与self保持一致", "与self一致", "同self", "与 self 一致", "与“self”参数一致。"):
+        assert cells.same_as(written) == "self", written
+    assert cells.same_as("FLOAT、FLOAT16") is None
+    assert cells.name_and_type("self(aclTensor*)") == ("self", "aclTensor*", False)
+    assert cells.name_and_type("biasOptional（aclTensor *，可选）") == ("biasOptional", "aclTensor*", True)
+
+
+def test_product_labels_map_to_vocabulary_ids() -> None:
+    assert product_ids("Atlas A2 训练系列产品/Atlas 800I A2 推理产品", VOCAB) == ["atlas-a2"]
+    assert product_ids("Atlas  A3 训练系列产品 /Atlas A3 推理系列产品", VOCAB) == ["atlas-a3"]
+    assert product_ids("Atlas 200I/500 A2 推理产品", VOCAB) == ["atlas-200i-500-a2"]
+    assert product_ids("Atlas 推理系列产品、Atlas 训练系列产品", VOCAB) == ["atlas-inference",
+                                                                           "atlas-training"]
+    assert product_ids("Atlas 800I A2推理产品", VOCAB) == ["atlas-a2"]
+    assert product_ids("Atlas Z9 演示产品", VOCAB) == []
+
+
+def test_html_grid_spreads_rowspan_and_colspan() -> None:
+    grid = html_table("<table><tr><th>a</th><th>b</th><th>c</th></tr>\n"
+                      '<tr><td rowspan="2">x</td><td colspan="2">y<br>z</td></tr>\n'
+                      "<tr><td>p</td><td>q &amp; r</td></tr></table>")
+    assert [(r.cells, r.header, r.line) for r in grid] == [
+        (("a", "b", "c"), True, 1), (("x", "y\nz", "y\nz"), False, 2), (("x", "p", "q & r"), False, 3)]
+    assert grid[2].lines == (2, 3, 3)
