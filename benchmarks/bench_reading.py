@@ -11,6 +11,7 @@ the revision is read with ``read_page``.
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -30,8 +31,10 @@ def _share(part: int, whole: int) -> str:
 def coverage(read: list[PageFacts]) -> list[tuple[str, int, int]]:
     """(field, params or rows having it, of how many) over every page read."""
     params = [p for f in read for p in f.params]
-    tensors = [p for p in params if (p.ctype or "").startswith(TENSORS)
-               or p.dtypes or p.formats or p.rank]
+    declared = {(id(f), q.name): q.ctype for f in read for q in f.prototype}
+    # a tensor: aclTensor*/aclTensorList* in the table's name cell, else in the prototype
+    tensors = [p for f in read for p in f.params
+               if (p.ctype or declared.get((id(f), p.name), "")).startswith(TENSORS)]
     products = [x for f in read for x in f.products]
     rows = [e for f in read for e in f.errors]
     return [
@@ -84,8 +87,8 @@ def main() -> None:
     print(f"pages: {total} in {time.perf_counter() - started:.1f} s")
     print(f"read without PageError: {_share(len(read), total)}")
     print(f"PageError: {len(failed)}, reader crashes: {len(crashed)}")
-    for part, count in Counter(f"{e.part}: {e.reason.split(' ', 3)[-1]}" if 'section' in e.reason
-                               else f"{e.part}: {e.reason}" for e in failed).most_common():
+    for part, count in Counter(f"{e.part}: {re.sub(r'aclnn(?!Status)[A-Za-z0-9]+', 'aclnnX', e.reason)}"
+                               for e in failed).most_common():
         print(f"  {count:4d}  {part}")
     for error in failed[:args.failures]:
         print(f"    {error}")

@@ -201,7 +201,8 @@ def test_a_page_without_a_parameter_description_names_the_part() -> None:
 
 @pytest.mark.parametrize(("cell", "expected"), [
     ("1-8", (1, 8)), ("0-8", (0, 8)), ("4-5", (4, 5)), ("4", (4, 4)), ("4维或5维", (4, 5)),
-    ("0~8 维", (0, 8)), ("不超过8维", (0, 8)), ("2维或4维", None), ("(N, C)", None), ("8-1", None)])
+    ("0~8 维", (0, 8)), ("不超过8维", (0, 8)), ("2维或4维", None), ("8-1", None), ("(N, C)", (2, 2)),
+    ("[B,N,S1,S2]", (4, 4)), ("(1,)", (1, 1)), ("与self一致", None), ("[N, ..., C]", None)])
 def test_rank_cells(cell: str, expected: tuple[int, int] | None) -> None:
     assert cells.rank(cell) == expected
 
@@ -209,7 +210,8 @@ def test_rank_cells(cell: str, expected: tuple[int, int] | None) -> None:
 def test_dtype_and_same_as_cells() -> None:
     assert cells.dtypes("FLOAT32、FLOAT16、BF16", VOCAB) == (("FLOAT", "FLOAT16", "BFLOAT16"), [])
     assert cells.dtypes("INT8、HIFLOAT8", VOCAB) == (("INT8",), ["HIFLOAT8"])
-    for written in ("与self保持一致", "与self一致", "同self", "与 self 一致", "与“self”参数一致。"):
+    for written in ("与self保持一致", "与self一致", "同self", "与 self 一致", "与“self”参数一致。",
+                    "数据类型和self保持一致。", "数据类型与self相同。"):
         assert cells.same_as(written) == "self", written
     assert cells.same_as("FLOAT、FLOAT16") is None
     assert cells.name_and_type("self(aclTensor*)") == ("self", "aclTensor*", False)
@@ -233,3 +235,45 @@ def test_html_grid_spreads_rowspan_and_colspan() -> None:
     assert [(r.cells, r.header, r.line) for r in grid] == [
         (("a", "b", "c"), True, 1), (("x", "y\nz", "y\nz"), False, 2), (("x", "p", "q & r"), False, 3)]
     assert grid[2].lines == (2, 3, 3)
+
+
+EXPERIMENTAL = """# aclnnTwiddle
+
+## 接口原型
+
+```cpp
+aclnnStatus aclnnTwiddleGetWorkspaceSize(const aclTensor* a, double eps, aclTensor* b,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor);
+```
+
+## 参数说明
+
+| Name | I/O | Description | Dtype | Format | Shape |
+| --- | --- | --- | --- | --- | --- |
+| `a` | input | 输入张量 | `float32` / `float16` | `ND` | 0 到 8 维 |
+| `eps` | input | 下限 | `double` | - | - |
+| `b` | output | 输出张量 | 与 `a` 一致 | `ND` | (N, C) |
+
+## 返回值
+
+- `ACLNN_SUCCESS`：成功。
+- `ACLNN_ERR_PARAM_NULLPTR`：a或b为空指针。
+- `ACLNN_ERR_PARAM_INVALID`：a的数据类型不支持。
+
+## 约束
+
+- a、b的shape必须一致。
+"""
+
+
+def test_experimental_layout_without_a_workspace_heading() -> None:
+    facts = read_page(EXPERIMENTAL, "twiddle.md", VOCAB)
+    assert [(p.name, p.direction, p.dtypes, p.dtype_same_as, p.formats, p.rank) for p in facts.params] == [
+        ("a", "input", ("FLOAT", "FLOAT16"), None, ("ND",), (0, 8)),
+        ("eps", "input", ("DOUBLE",), None, (), None),
+        ("b", "output", (), "a", ("ND",), (2, 2))]
+    assert [(e.status, e.code, e.text.text, e.text.where.line) for e in facts.errors] == [
+        ("ACLNN_ERR_PARAM_NULLPTR", 161001, "a或b为空指针。", 21),
+        ("ACLNN_ERR_PARAM_INVALID", 161002, "a的数据类型不支持。", 22)]
+    assert [s.text for s in facts.constraints] == ["a、b的shape必须一致。"]
+    assert facts.unread == ()

@@ -16,12 +16,13 @@ C_TYPE_WORDS = {"int", "char", "char*", "string", "str", "aclintarray", "aclinta
                 "aclboolarray*", "aclfloatarray", "aclfloatarray*", "aclscalar", "aclscalar*",
                 "int64_t", "int32_t", "int8_t", "uint64_t", "double", "float", "bool", "const char*"}
 _NAME = re.compile(r"^\s*(" + IDENT + r")\s*(?:[（(]\s*([^）)]*)[）)])?")
-_SAME = re.compile(r"^(?:与|和|同)\s*[`'“\"]?(" + IDENT + r")[`'”\"]?\s*(?:参数)?(?:的数据类型)?\s*"
-                   r"(?:保持)?\s*(?:一致|相同)?\s*[。.]?$")
+_SAME = re.compile(r"^(?:数据类型)?(?:需要|需|必须)?(?:与|和|同)\s*[`'“\"]?(" + IDENT + r")[`'”\"]?\s*"
+                   r"(?:参数)?(?:的数据类型)?\s*(?:保持)?\s*(?:一致|相同)?\s*[。.]?$")
 _SPLIT = re.compile(r"\s*(?:[、,，;；/]|\s|和|或)\s*")
 _RANGE = re.compile(r"^(\d+)\s*(?:维)?\s*(?:-|~|～|至|到|—|–)\s*(\d+)\s*(?:维|D)?$")
 _ONE = re.compile(r"^(\d+)\s*(?:维|D)?$")
 _LIST = re.compile(r"^\d+\s*维?(?:\s*(?:、|,|，|或|/)\s*\d+\s*维?)+$")
+_SHAPE = re.compile(r"^[\[(（]\s*((?:[A-Za-z0-9_]+\s*[,，]\s*)*[A-Za-z0-9_]+)\s*[,，]?\s*[\])）]$")
 _AT_MOST = re.compile(r"^(?:不超过|不大于|小于等于|最大|最多|至多|≤|<=)\s*(\d+)\s*维?$")
 _YES, _NO = ("√", "✓", "✔", "是", "支持"), ("×", "✗", "✘", "x", "X", "否", "不支持")
 
@@ -39,15 +40,15 @@ def name_and_type(cell: str) -> tuple[str, str | None, bool] | None:
 
 def direction(cell: str) -> str | None:
     """"输入" → input; "输出" (an in-place "输入/输出" is written, so output too) → output."""
-    if "输出" in cell or "出参" in cell:
+    if "输出" in cell or "出参" in cell or "output" in cell.lower():
         return "output"
-    if "输入" in cell or "入参" in cell or "属性" in cell:
+    if "输入" in cell or "入参" in cell or "属性" in cell or "input" in cell.lower():
         return "input"
     return None
 
 
 def same_as(cell: str) -> str | None:
-    """"与self保持一致" / "与self一致" / "同self" → "self"."""
+    """"与self保持一致" / "与self一致" / "同self" / "数据类型和self相同。" → "self"."""
     match = _SAME.match(cell.strip())
     return match.group(1) if match else None
 
@@ -86,7 +87,8 @@ def formats(cell: str, vocab: Vocabulary) -> tuple[tuple[str, ...], list[str]]:
 
 
 def rank(cell: str) -> tuple[int, int] | None:
-    """"1-8" → (1, 8); "4" → (4, 4); "0~8 维" → (0, 8); "4维或5维" → (4, 5); else None."""
+    """"1-8" → (1, 8); "4" → (4, 4); "0~8 维" → (0, 8); "4维或5维" → (4, 5); a shape written
+    out, "[B, N, S]" or "(C,)", → its length; else None."""
     text = cell.strip().rstrip("。.")
     text = re.sub(r"^(?:维度|维数|shape)?\s*(?:为|支持)?\s*", "", text)
     if match := _RANGE.match(text):
@@ -94,6 +96,9 @@ def rank(cell: str) -> tuple[int, int] | None:
         return (lo, hi) if lo <= hi else None
     if match := _ONE.match(text):
         return int(match.group(1)), int(match.group(1))
+    if match := _SHAPE.match(text):
+        size = len(re.split(r"\s*[,，]\s*", match.group(1)))
+        return size, size
     if match := _AT_MOST.match(text):
         return 0, int(match.group(1))
     if _LIST.match(text):

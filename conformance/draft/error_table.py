@@ -17,7 +17,8 @@ from conformance.spec.vocabulary import Vocabulary
 
 _STATUS = re.compile(r"ACLNN_[A-Z_]+")
 _CODE = re.compile(r"\b(\d{6})\b")
-_TEXT_HEAD = re.compile(r"返回\s*[:：]?\s*(\d{6})?\s*[（(]?\s*(ACLNN_[A-Z_]+)?\s*[)）]?\s*[:：]\s*(.*)")
+# "返回161002 (ACLNN_ERR_PARAM_INVALID)：…", "返回161002：…", "ACLNN_ERR_PARAM_INVALID：…"
+_TEXT_HEAD = re.compile(r"(?:返回\s*[:：]?\s*)?(\d{6})?\s*[（(]?\s*(ACLNN_[A-Z_]+)?\s*[)）]?\s*[:：]\s*(.*)")
 _NUMBERED = re.compile(r"(?:^|\s)(?:\d+\s*[.、)）])\s*")
 
 
@@ -53,6 +54,8 @@ def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentenc
             continue
         status_cell = row.cells[status_at]
         code_cell = row.cells[code_at] if code_at is not None else ""
+        if "ACLNN_SUCCESS" in status_cell:
+            continue
         # a pipe table cannot span rows: an empty status and code mean "as the row above"
         if status_cell.strip() or code_cell.strip() or status is None:
             status, code = _status(status_cell, code_cell, vocab)
@@ -91,7 +94,8 @@ def _text_rows(page: Page, section: Section, path: str, vocab: Vocabulary) -> li
     lines: list[tuple[int, str]] = []
     for block in page.code_in(section.start, section.end):
         lines += [(block.start + 1 + i, text) for i, text in enumerate(block.text.split("\n"))]
-    if not any(_TEXT_HEAD.search(text) and "ACLNN_" in text for _, text in lines):
+    if not any(_TEXT_HEAD.match(plain(text.strip().lstrip("-*").strip())) and "ACLNN_" in text
+               for _, text in lines):
         lines = [(item.line, item.raw) for item in page.items(section.start + 1, section.end)]
     rows: list[ErrorRow] = []
     status: tuple[str | None, int | None] = (None, None)
@@ -101,6 +105,9 @@ def _text_rows(page: Page, section: Section, path: str, vocab: Vocabulary) -> li
         if head and (head.group(1) or head.group(2)):
             status = _status(head.group(2) or "", head.group(1) or "", vocab)
             text = head.group(3)
+            if status[1] == 0:  # ACLNN_SUCCESS is no error
+                status = (None, None)
+                continue
         elif status[0] is None or not text or _TEXT_HEAD.match(text):
             continue
         for condition in _numbered(text):

@@ -19,9 +19,11 @@ from conformance.spec.vocabulary import Vocabulary
 
 PLUMBING = ("workspaceSize", "executor", "workspace", "stream")
 _PLUMBING_TYPES = ("aclOpExecutor", "aclrtStream")
-_HEADERS = (("usage", "使用说明"), ("dtype", "数据类型"), ("format", "格式"), ("rank", "维度"),
-            ("rank", "shape"), ("noncontig", "非连续"), ("direction", "输入"), ("direction", "输出"),
-            ("name", "参数"), ("description", "描述"), ("description", "说明"))
+_HEADERS = (("usage", "使用说明"), ("dtype", "数据类型"), ("dtype", "dtype"), ("format", "格式"),
+            ("format", "format"), ("rank", "维度"), ("rank", "shape"), ("noncontig", "非连续"),
+            ("direction", "输入"), ("direction", "输出"), ("direction", "i/o"), ("name", "参数"),
+            ("name", "name"), ("description", "描述"), ("description", "说明"),
+            ("description", "description"))
 _BULLET_PARAM = re.compile(r"^(" + cells.IDENT + r")\s*[（(]([^）)]*)[）)]\s*[：:]?\s*(.*)$")
 _LIST = r"([A-Za-z0-9_]+(?:\s*[、,，/和]\s*[A-Za-z0-9_]+)*)"
 _PROSE_DTYPES = re.compile(r"数据类型(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
@@ -41,28 +43,19 @@ class ParamDescription:
     nested: tuple[tuple[str, Item], ...] = ()  # bullets nested under a parameter's bullet
 
 
-def workspace_section(page: Page, api: str) -> Section | None:
-    """The section of the api's first phase: titled ``aclnnXGetWorkspaceSize`` (exactly, else the
-    first section titled ...GetWorkspaceSize)."""
-    wanted = f"{api}GetWorkspaceSize"
-    for test in (lambda t: t == wanted, lambda t: wanted in t, lambda t: t.endswith("GetWorkspaceSize")):
-        for section in page.sections:
-            if test(section.title.replace(" ", "")):
-                return section
-    return None
-
-
 def is_param_table(table: Table) -> bool:
-    return bool(table.headers) and ("参数" in table.headers[0] or "参数名" in "".join(table.headers))
+    first = table.headers[0].lower() if table.headers else ""
+    return "参数" in first or first == "name" or "参数名" in "".join(table.headers)
 
 
-def read_params(page: Page, section: Section, vocab: Vocabulary,
-                unread: list[Sentence]) -> ParamDescription | None:
-    """The parameter rows of a GetWorkspaceSize section, or None when it describes none."""
-    path = f"{section.path} > 参数说明"
+def read_params(page: Page, section: Section, vocab: Vocabulary, unread: list[Sentence],
+                ctypes: dict[str, str] | None = None) -> ParamDescription | None:
+    """The parameter rows of a GetWorkspaceSize section, or None when it describes none;
+    ``ctypes`` (the prototype's) tells a dtype cell naming an argument's C type from a dtype."""
+    path = section.path if "参数" in section.title else f"{section.path} > 参数说明"
     for table in page.tables_in(section.start, section.end):
         if is_param_table(table):
-            rows = _table_rows(table, path, vocab, unread)
+            rows = _table_rows(table, path, vocab, unread, ctypes or {})
             if rows:
                 return ParamDescription(tuple(rows), section, path, table.end,
                                         "table" if table.html else "pipe")
@@ -76,14 +69,15 @@ def _columns(headers: tuple[str, ...]) -> dict[str, int]:
     found: dict[str, int] = {}
     for index, header in enumerate(headers):
         for key, word in _HEADERS:
-            if word in header and key not in found and index not in found.values():
+            if word in header.lower() and key not in found and index not in found.values():
                 found[key] = index
                 break
     found.setdefault("name", 0)
     return found
 
 
-def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentence]) -> list[ParamRow]:
+def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentence],
+                ctypes: dict[str, str]) -> list[ParamRow]:
     columns = _columns(table.headers)
     rows: list[ParamRow] = []
     for number, row in enumerate(table.rows, 1):
@@ -107,6 +101,7 @@ def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentenc
         lines = dict(zip(range(len(row.cells)), row.lines))
         usage_at = Where(path, lines.get(columns.get("usage", -1), row.line), "parameters", number)
         built = _Row(named, where, vocab, unread)
+        built.declared = ctypes.get(named[0])
         built.direction(cell("direction"))
         built.describe(cell("description") or "", cell("usage"), usage_at)
         built.dtype_cell(cell("dtype"))
@@ -155,6 +150,7 @@ class _Row:
         self.name, self.ctype, self.optional = named
         self.where, self.vocab, self.unread = where, vocab, unread
         self.indent = 0
+        self.declared: str | None = None  # the prototype's C type
         self.dir: str | None = None
         self.description = Sentence("", where)
         self.usage: list[Sentence] = []
@@ -202,7 +198,8 @@ class _Row:
             self.same_as = same
             return
         self.dtypes, unknown = cells.dtypes(text, self.vocab)
-        if self.ctype and not self.ctype.startswith(("aclTensor", "aclScalar")):
+        ctype = self.ctype or self.declared
+        if ctype and not ctype.startswith(("aclTensor", "aclScalar")):
             unknown = [t for t in unknown if t.lower() not in cells.C_TYPE_WORDS]
         if unknown:
             self.unread.append(Sentence(f"{self.name} 数据类型: {text}", self.where))

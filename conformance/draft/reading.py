@@ -16,9 +16,10 @@ from conformance.draft.dtype_notes import apply_note, parse_note
 from conformance.draft.error_table import read_errors
 from conformance.draft.facts import PageError, PageFacts, ParamRow, PrototypeParam, Sentence, Where
 from conformance.draft.page import Item, Page, Section, sentences, terms
-from conformance.draft.param_table import ParamDescription, read_params, workspace_section
+from conformance.draft.param_table import ParamDescription, read_params
 from conformance.draft.products import product_ids, read_products
 from conformance.draft.prototype import declared_apis, read_prototype
+from conformance.draft.workspace import workspace_section
 from conformance.spec.vocabulary import Vocabulary
 
 _FUNCTION_LABELS = ("接口功能", "算子功能", "功能")
@@ -37,8 +38,9 @@ def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
     products, unread = read_products(doc, vocab)
     section = workspace_section(doc, api)
     if section is None:
-        raise PageError(page, "parameter table", f"no {api}GetWorkspaceSize section")
-    params = read_params(doc, section, vocab, unread)
+        raise PageError(page, "parameter table",
+                        f"no {api}GetWorkspaceSize section and no 参数说明 section")
+    params = read_params(doc, section, vocab, unread, {p.name: p.ctype for p in prototype.params})
     if params is None:
         raise PageError(page, "parameter table", f"the {section.title} section describes no parameters")
     _product_notes(doc, params, vocab, unread)
@@ -155,7 +157,7 @@ def _is_label(text: str) -> bool:
 def _boilerplate(item: Item) -> bool:
     """The return-value preamble and a text error list (read by ``error_table``)."""
     return (any(word in item.text for word in _BOILERPLATE) and len(item.text) < 80
-            or "ACLNN_ERR" in item.text or bool(re.match(r"返回\s*\d{6}", item.text)))
+            or "ACLNN_" in item.text or bool(re.match(r"返回\s*\d{6}", item.text)))
 
 
 __all__ = ["read_page", "PageError", "PageFacts", "PrototypeParam"]
