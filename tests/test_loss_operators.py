@@ -79,8 +79,9 @@ def test_planted_bug_is_caught(mutant, api, expected, also, tmp_path):
 
 #: What the torch mapping (torch 2.13.0 CPU, quick profile, seed 0, atlas-a2) is found to break.
 TORCH_FINDINGS = {
-    KL_DIV: {("KLF-DTYPE", "status"), ("KLF-RANK", "status"), ("KLF-VALUES", "numerics"),
-             ("KLF-NONCONTIGUOUS", "numerics")},
+    # (target 0 without logTarget, where torch gives 0 and the page NaN, is drawn by the zeros regime;
+    # in a quick run on a contiguous case: KLF-VALUES)
+    KL_DIV: {("KLF-DTYPE", "status"), ("KLF-RANK", "status"), ("KLF-VALUES", "numerics")},
     MSE: {("MSE-DTYPE", "status"), ("MSE-DTYPE-SAME", "status"), ("MSE-RANK", "status"),
           ("MSE-REDUCTION", "status")},  # (its numerics differ only where out is wider than the inputs:
     # torch keeps the inputs' rounding, as the page documents: precision.compute: inputs)

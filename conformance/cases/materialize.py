@@ -44,7 +44,8 @@ def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordina
         if isinstance(value, TensorMeta):
             metas[name] = value
             args[name] = _tensor(spec, specs, name, value, rng, regime)
-            if name in spec.data and spec.params[name].role == "input":
+            if name in spec.data and spec.params[name].role == "input" and \
+                    spec.data[name].applies(case.args):
                 # a domain's bounds may read other arguments' shapes (class count C)
                 fill_domain(args[name].array, spec.data[name], dict(case.args), rng, regime, value.outside)
         else:

@@ -59,7 +59,7 @@ def arg_metas(case: Case, specs: SpecSet) -> dict[str, Any]:
     domains = specs.operator(case.api).data if case.api in specs.operators else {}
     for name, domain in domains.items():
         value = case.args.get(name)
-        if isinstance(value, Tensor) and value.array.size:
+        if isinstance(value, Tensor) and value.array.size and domain.applies(out):
             try:
                 inside = bool(domain.inside(value.array, out).all())
             except ExprError:

@@ -4,6 +4,7 @@
 data:
   self: {range: [0, 1], open: true}               # floats strictly between 0 and 1
   target: {integers: [0, "self.shape[-1] - 1"]}   # class indices; bounds may be expressions
+  label: {range: [0, .inf], when: "not logTarget"}  # only in the cases the expression holds
 ```
 
 Valid cases draw every element inside its parameter's domain; a ``data_in`` clause names the
@@ -34,6 +35,14 @@ class Domain:
     lo: float | Expression
     hi: float | Expression
     open: bool = False
+    when: Expression | None = None  # the cases the domain holds in (default: all)
+
+    def applies(self, names: Mapping[str, Any]) -> bool:
+        """Whether this case's values are drawn in the domain (a ``when`` over the arguments)."""
+        try:
+            return self.when is None or bool(self.when.evaluate(names))
+        except ExprError:
+            return False  # it reads a missing argument: the case breaks another clause
 
     def bounds(self, names: Mapping[str, Any]) -> tuple[float, float]:
         return _value(self.lo, names), _value(self.hi, names)
@@ -79,7 +88,10 @@ def parse_domain(param: str, raw: Any, known: frozenset[str]) -> Domain:
     lo, hi = (_bound(b, known, f"data.{param}.{kind}") for b in pair)
     if not isinstance(lo, Expression) and not isinstance(hi, Expression) and lo > hi:
         raise ValueError(f"data.{param}.{kind} range [{lo}, {hi}] is inverted (low > high)")
-    return Domain(param, kind, lo, hi, bool(raw.get("open", False)))
+    when = _bound(raw["when"], known, f"data.{param}.when") if "when" in raw else None
+    if when is not None and not isinstance(when, Expression):
+        raise ValueError(f"data.{param}.when must be an expression, got {raw['when']!r}")
+    return Domain(param, kind, lo, hi, bool(raw.get("open", False)), when)
 
 
 def _bound(raw: Any, known: frozenset[str], where: str) -> float | Expression:
