@@ -1,8 +1,9 @@
 """The constraints section (约束说明; older pages 约束与限制 / 约束): the determinism sentence and every
 other sentence, each with its line.
 
-"…默认确定性实现" is the determinism sentence; "…默认非确定性实现" (or "默认为非确定性") is one that
-says the default is not deterministic. A bullet that only introduces the bullets under it
+"…默认确定性实现" (or "…为确定性实现", "默认支持确定性计算") is the determinism sentence; "…默认
+非确定性实现" (or "默认为非确定性", "…为非确定性实现") is one that says the default is not
+deterministic. A bullet that only introduces the bullets under it
 ("- 确定性计算：") is a label, not a sentence.
 """
 from __future__ import annotations
@@ -14,8 +15,8 @@ from conformance.draft.facts import Sentence, Where
 from conformance.draft.page import Page, plain, sentences
 
 SECTION_TITLES = ("约束说明", "约束与限制", "约束")
-_NONDETERMINISTIC = re.compile(r"默认(?:为)?非确定性")
-_DETERMINISTIC = re.compile(r"默认(?:为)?确定性")
+_NONDETERMINISTIC = re.compile(r"(?:默认|为|是)(?:为)?非确定性(?:实现|计算)?")
+_DETERMINISTIC = re.compile(r"默认(?:为|支持)?确定性|(?:为|是)确定性(?:实现|计算)")
 
 
 @dataclass(frozen=True)

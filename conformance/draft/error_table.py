@@ -19,6 +19,8 @@ _STATUS = re.compile(r"ACLNN_[A-Z_]+")
 _CODE = re.compile(r"\b(\d{6})\b")
 # "返回161002 (ACLNN_ERR_PARAM_INVALID)：…", "返回161002：…", "ACLNN_ERR_PARAM_INVALID：…"
 _TEXT_HEAD = re.compile(r"(?:返回\s*[:：]?\s*)?(\d{6})?\s*[（(]?\s*(ACLNN_[A-Z_]+)?\s*[)）]?\s*[:：]\s*(.*)")
+_ERROR_TITLES = ("返回值", "返回码", "错误码")
+_BULLET = re.compile(r"^\s*(?:[-*+]\s+)?")
 _NUMBERED = re.compile(r"(?:^|\s)(?:\d+\s*[.、)）])\s*")
 
 
@@ -29,12 +31,24 @@ def is_error_table(table: Table) -> bool:
 
 def read_errors(page: Page, section: Section, vocab: Vocabulary,
                 unread: list[Sentence]) -> list[ErrorRow]:
-    """The error rows of a GetWorkspaceSize section (an empty list when it lists none)."""
+    """The error rows of a GetWorkspaceSize section (an empty list when it lists none). Some pages
+    list them in a section of their own (返回值 / 错误码) instead: the first such list is read then."""
     path = f"{section.path} > 返回值"
     for table in page.tables_in(section.start, section.end):
         if is_error_table(table):
             return _table_rows(table, path, vocab, unread)
-    return _text_rows(page, section, path, vocab)
+    rows = _text_rows(page, section, path, vocab)
+    if rows:
+        return rows
+    for other in page.sections:
+        if not any(word in other.title for word in _ERROR_TITLES):
+            continue
+        for table in page.tables_in(other.start, other.end):
+            if is_error_table(table):
+                return _table_rows(table, other.path, vocab, unread)
+        if rows := _text_rows(page, other, other.path, vocab):
+            return rows
+    return []
 
 
 def _columns(headers: tuple[str, ...]) -> tuple[int, int | None, int]:
@@ -94,13 +108,12 @@ def _text_rows(page: Page, section: Section, path: str, vocab: Vocabulary) -> li
     lines: list[tuple[int, str]] = []
     for block in page.code_in(section.start, section.end):
         lines += [(block.start + 1 + i, text) for i, text in enumerate(block.text.split("\n"))]
-    if not any(_TEXT_HEAD.match(plain(text.strip().lstrip("-*").strip())) and "ACLNN_" in text
-               for _, text in lines):
-        lines = [(item.line, item.raw) for item in page.items(section.start + 1, section.end)]
+    lines = [(line, plain(_BULLET.sub("", text, count=1))) for line, text in lines]
+    if not any(_TEXT_HEAD.match(text) and "ACLNN_" in text for _, text in lines):
+        lines = [(item.line, plain(item.raw)) for item in page.items(section.start + 1, section.end)]
     rows: list[ErrorRow] = []
     status: tuple[str | None, int | None] = (None, None)
     for line, text in lines:
-        text = plain(text.strip().lstrip("-*").strip())
         head = _TEXT_HEAD.match(text)
         if head and (head.group(1) or head.group(2)):
             status = _status(head.group(2) or "", head.group(1) or "", vocab)
