@@ -225,7 +225,10 @@ def test_product_labels_map_to_vocabulary_ids() -> None:
     assert product_ids("Atlas 推理系列产品、Atlas 训练系列产品", VOCAB) == ["atlas-inference",
                                                                            "atlas-training"]
     assert product_ids("Atlas 800I A2推理产品", VOCAB) == ["atlas-a2"]
+    assert product_ids("Atlas A3 训练系列 / Atlas A3 推理系列", VOCAB) == ["atlas-a3"]
+    assert product_ids("Atlas A3 系列产品", VOCAB) == ["atlas-a3"]
     assert product_ids("Atlas Z9 演示产品", VOCAB) == []
+    assert product_ids("Atlas 系列产品", VOCAB) == []  # the start of every line's names
 
 
 def test_html_grid_spreads_rowspan_and_colspan() -> None:

@@ -4,8 +4,9 @@ operator supports and which it does not.
 Three layouts: the current template's ``<!-- npu="950" id1 -->`` comment above each
 ``- <term>…</term>：支持/不支持`` bullet, the same bullets without comments, and the older pipe table
 ``| 产品 | 是否支持 |`` with √/×. The oldest pages only list the supported lines as plain bullets.
-A label maps to vocabulary ids through the products' ``doc_names`` (whitespace, case and a
-parenthesised remark ignored); a label naming two lines ("A/B") that maps as a whole gives one
+A label maps to vocabulary ids through the products' ``doc_names`` (whitespace, case, 系列/产品 and
+a parenthesised remark ignored; a label that is a doc name plus a suffix, or the start of the doc
+names of one product line only, maps too); a label naming two lines ("A/B") that maps as a whole gives one
 fact, otherwise each half that maps gives its own (as does each of "A、B"); a label nothing maps
 keeps ``product=None``.
 """
@@ -33,8 +34,9 @@ def product_ids(label: str, vocab: Vocabulary) -> list[str]:
 
 
 def _key(label: str) -> str:
+    """"Atlas A3 训练系列 " and "Atlas A3 训练系列产品" alike: no spaces, marks, 系列 or 产品."""
     label = re.sub(r"[（(][^）)]*[）)]", "", label)
-    return re.sub(r"[\s`。.；;：:]", "", label).lower()
+    return re.sub(r"[\s`。.；;：:]|系列|产品", "", label).lower()
 
 
 def _doc_names(vocab: Vocabulary) -> dict[str, str]:
@@ -52,7 +54,11 @@ def _lookup(label: str, table: dict[str, str], vocab: Vocabulary) -> str | None:
         return soc
     # "Atlas 800I A2推理产品" is the doc name "Atlas 800I A2" with a suffix: the longest prefix wins
     prefixes = [name for name in table if len(name) >= 8 and key.startswith(name)]
-    return table[max(prefixes, key=len)] if prefixes else None
+    if prefixes:
+        return table[max(prefixes, key=len)]
+    # "Atlas A3 系列产品" begins doc names of one product line only ("…训练…", "…推理…")
+    lines = {pid for name, pid in table.items() if len(key) >= 7 and name.startswith(key)}
+    return lines.pop() if len(lines) == 1 else None
 
 
 def read_products(page: Page, vocab: Vocabulary) -> tuple[list[ProductFact], list[Sentence]]:
