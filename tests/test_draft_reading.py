@@ -174,10 +174,19 @@ def test_spans_spread_over_the_grid(span: PageFacts) -> None:
         "extras": ((), (), None, None),  # its usage cell spans the dtype, format and rank columns
         "dim": ((), (), None, None)}
     assert [s.text for s in param(span, "extras").usage] == ["保留参数，当前版本不生效。"]
-    assert span.unread == ()  # a colspan copy says nothing of its own; the remark line is no product
+    # a colspan copy says nothing of its own; the remark line is no product; a conditional note
+    # under a bare product label is not applied, only sent to review
+    assert [(s.text, s.where.line) for s in span.unread] == [("当dim为0时，数据类型不支持FLOAT16。", 93)]
     assert [(p.product, p.supported, p.npu_tag) for p in span.products] == [
         ("atlas-a2", True, None), ("atlas-training", False, None)]
     assert [(e.code, e.text.where.row) for e in span.errors] == [(161001, 1), (161002, 2), (161002, 3)]
+
+
+def test_notes_with_two_product_terms_and_in_a_usage_cell(span: PageFacts) -> None:
+    both = {"atlas-a2": ("FLOAT", "FLOAT16"), "atlas-training": ("FLOAT", "FLOAT16")}
+    assert param(span, "input").product_dtypes == both
+    assert param(span, "out").product_dtypes == both
+    assert param(span, "index").product_dtypes == {"atlas-a2": ("INT32",)}  # its usage cell's note
 
 
 def test_a_page_without_a_prototype_names_the_part() -> None:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from conformance.draft import cells
 from conformance.draft.facts import ParamRow, Sentence, Where
 from conformance.draft.page import Item, Page, Row, Section, Table, sentences
+from conformance.draft.prototype import PLUMBING
 from conformance.spec.vocabulary import Vocabulary
 
-PLUMBING = ("workspaceSize", "executor", "workspace", "stream")
 _PLUMBING_TYPES = ("aclOpExecutor", "aclrtStream")
+# and the second phase's arguments, should its rows follow in the same table
+_PLUMBING_NAMES = {name.lower() for name in (*PLUMBING, "workspace", "stream")}
 _HEADERS = (("usage", "使用说明"), ("dtype", "数据类型"), ("dtype", "dtype"), ("format", "格式"),
             ("format", "format"), ("rank", "维度"), ("rank", "shape"), ("noncontig", "非连续"),
             ("direction", "输入"), ("direction", "输出"), ("direction", "i/o"), ("name", "参数"),
@@ -96,7 +98,7 @@ def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentenc
             if not cells.is_empty(" ".join(row.cells)):
                 unread.append(Sentence(" | ".join(row.cells), where))
             continue
-        if named[0] in PLUMBING:
+        if named[0].lower() in _PLUMBING_NAMES:
             continue
         lines = dict(zip(range(len(row.cells)), row.lines))
         usage_at = Where(path, lines.get(columns.get("usage", -1), row.line), "parameters", number)
@@ -127,7 +129,7 @@ def _bullet_rows(items: list[Item], path: str, vocab: Vocabulary,
             if current is not None:
                 rows.append(current.row())
             current = None
-            if named and named[0] not in PLUMBING:
+            if named and named[0].lower() not in _PLUMBING_NAMES:
                 current = _Row(named, Where(path, item.line, "parameters", len(rows) + 1), vocab, unread)
                 current.indent = item.indent
                 current.direction(match.group(2))

@@ -15,7 +15,7 @@ from conformance.draft.facts import PrototypeParam
 
 _DECL = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w*?)GetWorkspaceSize\s*\(", re.ASCII)
 _ARG = re.compile(r"^(?P<type>.*?[\s*&])\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<array>\[\s*\w*\s*\])?$")
-_PLUMBING = ("workspaceSize", "executor")
+PLUMBING = ("workspaceSize", "executor")  # the first phase's own outputs, not the operator's
 _OPTIONAL_NOTE = re.compile(r"可选|optional", re.IGNORECASE)
 
 
@@ -97,10 +97,10 @@ def _params(body: list[tuple[str, str]]) -> list[PrototypeParam]:
     for code, comment in body:
         code = " ".join(code.split())
         match = _ARG.match(code)
-        if not match or match.group("name") in _PLUMBING:
+        if not match or match.group("name").lower() in {p.lower() for p in PLUMBING}:
             continue
         ctype, const = normalise_ctype(match.group("type"), bool(match.group("array")))
-        if not ctype or ctype == "void":
+        if not ctype or ctype == "void" or ctype.startswith("aclOpExecutor"):
             continue
         name = match.group("name")
         optional = name.endswith("Optional") or bool(_OPTIONAL_NOTE.search(comment))
