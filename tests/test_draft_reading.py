@@ -176,14 +176,16 @@ def test_spans_spread_over_the_grid(span: PageFacts) -> None:
     assert [s.text for s in param(span, "extras").usage] == ["保留参数，当前版本不生效。"]
     # a colspan copy says nothing of its own; the remark line is no product; a conditional note
     # under a bare product label is not applied, only sent to review
-    assert [(s.text, s.where.line) for s in span.unread] == [("当dim为0时，数据类型不支持FLOAT16。", 93)]
+    assert [(s.text, s.where.line) for s in span.unread] == [
+        ("当dim为0时，数据类型不支持FLOAT16。", 93), ("Atlas 训练系列产品：不支持空Tensor。", 94)]
     assert [(p.product, p.supported, p.npu_tag) for p in span.products] == [
         ("atlas-a2", True, None), ("atlas-training", False, None)]
     assert [(e.code, e.text.where.row) for e in span.errors] == [(161001, 1), (161002, 2), (161002, 3)]
 
 
 def test_notes_with_two_product_terms_and_in_a_usage_cell(span: PageFacts) -> None:
-    both = {"atlas-a2": ("FLOAT", "FLOAT16"), "atlas-training": ("FLOAT", "FLOAT16")}
+    # "不支持INT32" for A2 and training, then training's bare list "FLOAT。" narrows it further
+    both = {"atlas-a2": ("FLOAT", "FLOAT16"), "atlas-training": ("FLOAT",)}
     assert param(span, "input").product_dtypes == both
     assert param(span, "out").product_dtypes == both
     assert param(span, "index").product_dtypes == {"atlas-a2": ("INT32",)}  # its usage cell's note

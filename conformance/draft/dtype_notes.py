@@ -1,7 +1,7 @@
 """Product-specific dtype notes: "<term>Atlas 训练系列产品</term>：数据类型不支持BFLOAT16。",
 "…：数据类型支持FLOAT、FLOAT16。", "…：参数self、out的数据类型不支持BFLOAT16。", "…：selfRef数据类型额外
-支持COMPLEX64。" — below the parameter table, as nested bullets under a bare product label
-("- <term>…</term>：" then "  - …"), or inside a parameter's usage cell.
+支持COMPLEX64。", "…：FLOAT、FLOAT16。" — below the parameter table, as nested bullets under a bare
+product label ("- <term>…</term>：" then "  - …"), or inside a parameter's usage cell.
 
 Which parameters a note reaches (the rule, for a note that names none):
 - a note that names parameters reaches exactly those;
@@ -59,7 +59,14 @@ def parse_note(body: str, names: list[str], vocab: Vocabulary) -> Note | None:
                          if w not in named)
         op = {"不支持": "remove", "额外支持": "add"}.get(match.group("op"), "only")
         return Note(op, known, unknown, named, not _FILLER.sub("", rest))
-    return None
+    return _bare_list(body, vocab)
+
+
+def _bare_list(body: str, vocab: Vocabulary) -> Note | None:
+    """"…：FLOAT、FLOAT16、DOUBLE。" — a product label over nothing but known dtypes lists them."""
+    tokens = [t for t in re.split(r"[\s、,，/。.]+", body) if t]
+    dtypes = tuple(d for t in tokens if (d := vocab.dtype(t)))
+    return Note("only", dtypes, (), (), True) if tokens and len(dtypes) == len(tokens) else None
 
 
 def apply_note(note: Note, products: list[str], rows: list[ParamRow]) -> bool:

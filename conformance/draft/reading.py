@@ -136,6 +136,7 @@ def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRo
     products = [pid for lab in labels for pid in product_ids(lab, vocab)]
     if not labels and body and (ids := product_ids(label, vocab)):
         products = ids
+    prefix = f"{label.strip()}：" if products else ""  # a part of several keeps the label
     if not products:
         products, body = inherited, text
     for part in sentences(body) if products else []:
@@ -143,7 +144,7 @@ def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRo
         if note is not None and names is None:  # a usage cell's or nested bullet's note: its param
             note = replace(note, names=tuple(r.name for r in rows))
         if (note is None or not apply_note(note, products, rows)) and not quiet:
-            unread.append(Sentence(text if part == body.strip() else part, where))
+            unread.append(Sentence(text if part == body.strip() else prefix + part, where))
     if not products and body.strip() and not quiet and not _is_label(text):
         unread.append(Sentence(text, where))
     return products
