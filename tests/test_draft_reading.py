@@ -274,6 +274,10 @@ aclnnStatus aclnnTwiddleGetWorkspaceSize(const aclTensor* a, double eps, aclTens
 - `ACLNN_ERR_PARAM_NULLPTR`：a或b为空指针。
 - `ACLNN_ERR_PARAM_INVALID`：a的数据类型不支持。
 
+| a的数据类型 | b的数据类型 |
+| --- | --- |
+| FLOAT16 | FLOAT |
+
 ## 约束
 
 - a、b的shape必须一致。
@@ -290,4 +294,6 @@ def test_experimental_layout_without_a_workspace_heading() -> None:
         ("ACLNN_ERR_PARAM_NULLPTR", 161001, "a或b为空指针。", 21),
         ("ACLNN_ERR_PARAM_INVALID", 161002, "a的数据类型不支持。", 22)]
     assert [s.text for s in facts.constraints] == ["a、b的shape必须一致。"]
-    assert facts.unread == ()
+    # a table that is neither parameters nor errors: its rows to review
+    assert [(s.text, s.where.line) for s in facts.unread] == [
+        ("a的数据类型: FLOAT16 | b的数据类型: FLOAT", 26)]

@@ -13,10 +13,10 @@ from dataclasses import replace
 
 from conformance.draft.constraints import read_constraints
 from conformance.draft.dtype_notes import apply_note, parse_note
-from conformance.draft.error_table import read_errors
+from conformance.draft.error_table import is_error_table, read_errors
 from conformance.draft.facts import PageError, PageFacts, ParamRow, PrototypeParam, Sentence, Where
 from conformance.draft.page import Item, Page, Section, sentences, terms
-from conformance.draft.param_table import ParamDescription, read_params
+from conformance.draft.param_table import ParamDescription, is_param_table, read_params
 from conformance.draft.products import product_ids, read_products
 from conformance.draft.prototype import declared_apis, read_prototype
 from conformance.draft.workspace import workspace_section
@@ -44,6 +44,7 @@ def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
     if params is None:
         raise PageError(page, "parameter table", f"the {section.title} section describes no parameters")
     _product_notes(doc, params, vocab, unread)
+    _other_tables(doc, params, unread)
     errors = read_errors(doc, section, vocab, unread)
     constraints = read_constraints(doc)
     names = {p.name for p in prototype.params}
@@ -153,6 +154,18 @@ def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRo
 def _is_label(text: str) -> bool:
     """"数据类型：" introducing the bullets under it (they are read themselves)."""
     return text.rstrip().endswith(("：", ":")) and len(text) <= 24
+
+
+def _other_tables(doc: Page, params: ParamDescription, unread: list[Sentence]) -> None:
+    """A table of the first-phase section that is neither the parameters nor the errors (a dtype
+    combination table, say): each row to review, as "header: cell" pairs."""
+    section = params.section
+    for table in doc.tables_in(section.start, section.end):
+        if is_param_table(table) or is_error_table(table):
+            continue
+        for row in table.rows:
+            pairs = [f"{h}: {c}" if h else c for h, c in zip(table.headers, row.cells, strict=False)]
+            unread.append(Sentence(" | ".join(pairs), Where(params.path, row.line)))
 
 
 def _boilerplate(item: Item) -> bool:
