@@ -43,9 +43,9 @@ def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
     params = read_params(doc, section, vocab, unread, {p.name: p.ctype for p in prototype.params})
     if params is None:
         raise PageError(page, "parameter table", f"the {section.title} section describes no parameters")
-    _product_notes(doc, params, vocab, unread)
-    _other_tables(doc, params, unread)
     errors = read_errors(doc, section, vocab, unread)
+    _product_notes(doc, params, vocab, unread, {e.text.where.line for e in errors})
+    _other_tables(doc, params, unread)
     constraints = read_constraints(doc)
     names = {p.name for p in prototype.params}
     optional = {p.name for p in prototype.params if p.optional} | {r.name for r in params.rows
@@ -102,10 +102,11 @@ def _declarations_text(doc: Page) -> str:
     return "\n".join(lines)
 
 
-def _product_notes(doc: Page, params: ParamDescription, vocab: Vocabulary,
-                   unread: list[Sentence]) -> None:
+def _product_notes(doc: Page, params: ParamDescription, vocab: Vocabulary, unread: list[Sentence],
+                   error_lines: set[int]) -> None:
     """Product-specific dtype notes below the table, nested under a parameter's bullet, or in a
-    usage cell; a sentence after the table that is no such note goes to ``unread``."""
+    usage cell; a sentence after the table that is no such note (nor an error row) goes to
+    ``unread``."""
     rows = list(params.rows)
     names = [r.name for r in rows]
     for name, item in params.nested:
@@ -116,7 +117,7 @@ def _product_notes(doc: Page, params: ParamDescription, vocab: Vocabulary,
             _note(sentence.text, [], [], [row], vocab, unread, sentence.where, quiet=True)
     context: tuple[int, list[str]] | None = None  # a bare product label's indent and products
     for item in doc.items(params.end + 1, params.section.end):
-        if _boilerplate(item):
+        if _boilerplate(item) or item.line in error_lines:
             continue
         if context and item.indent <= context[0]:
             context = None
