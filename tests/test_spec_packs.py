@@ -47,7 +47,11 @@ def test_a_run_with_a_pack_reaches_every_worker(pack, tmp_path):
 
 
 @pytest.mark.parametrize("make, words", [
-    (lambda p: (p / "vocabulary.yaml").write_text("spec_version: '9'\n"), "spec packs share one vocabulary"),
+    (lambda p: (p / "vocabulary.yaml").write_text("spec_version: '9.0.0'\n"),
+     "spec_version 9.0.0 differs from the shipped vocabulary's"),
+    (lambda p: (p / "vocabulary.yaml").write_text(
+        "products:\n  - {id: atlas-a2, doc_names: [Atlas A2], soc: [Ascend910B]}\n"),
+     "product 'atlas-a2' is already defined differently: a pack may only add entries"),
     (lambda p: (p / f"{KL}.yaml").write_text((SHIPPED / f"{KL}.yaml").read_text()),
      f"operator {KL} is defined twice"),
 ])
@@ -90,3 +94,51 @@ def test_the_shipped_specs_are_a_registered_pack():
     found = {ep.name: ep.value for ep in entry_points(group=loader.PACK_GROUP)}
     assert found.get("aclnn-seeds") == "conformance.spec.loader:specs_dir"
     assert Path(loader.specs_dir()) == SHIPPED
+
+
+# -- a pack's vocabulary.yaml adds product lines (and dtypes, formats) ----------------------------
+DRAFT_PACK = Path(__file__).parent / "fixtures" / "draft_pack"
+
+
+def test_a_pack_vocabulary_adds_a_product_line(capsys, monkeypatch):
+    monkeypatch.delenv(loader.SPECS_ENV, raising=False)
+    specs = loader.read_packs((SHIPPED, DRAFT_PACK))
+    assert specs.vocabulary.product("atlas-350-card") == "atlas-350-card"
+    assert specs.operator("aclnnDraftSquareBackward").products == ("atlas-a2", "atlas-350-card")
+    assert list(specs.vocabulary.products)[:6] == list(loader.read_specs().vocabulary.products)
+    assert specs.digest != loader.read_packs((SHIPPED,)).digest
+    try:
+        assert main(["specs", "--specs", str(DRAFT_PACK)]) == 0
+    finally:
+        os.environ.pop(loader.SPECS_ENV, None)
+    assert "  atlas-350-card   Atlas 350 加速卡" in capsys.readouterr().out.splitlines()
+
+
+def test_a_full_copy_of_the_shipped_vocabulary_adds_nothing(pack):
+    (pack / "vocabulary.yaml").write_bytes((SHIPPED / "vocabulary.yaml").read_bytes())
+    assert loader.read_packs((SHIPPED, pack)).vocabulary.products == loader.read_specs().vocabulary.products
+
+
+@pytest.mark.parametrize("text, words", [
+    ("products:\n  - {id: atlas-new, doc_names: [New], soc: [Ascend910B]}\n",
+     "products[0]: 'Ascend910B' already names another entry of the vocabulary"),
+    ("dtypes:\n  - {name: FLOAT8, numpy: float8_nope, acl_code: 34, kind: float}\n",
+     "dtypes[0]: numpy dtype 'float8_nope' is unknown"),
+    ("formats:\n  - {name: ND, acl_code: 7}\n", "format 'ND' is already defined differently"),
+    ("products:\n  - {id: Atlas New}\n", "products[0].id: 'Atlas New' does not match"),
+])
+def test_a_pack_vocabulary_entry_that_clashes_is_one_line(pack, capsys, text, words):
+    (pack / "vocabulary.yaml").write_text(text, encoding="utf-8")
+    assert main(["lint", "--specs", str(pack)]) == 2
+    fails = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    assert fails and all(str(pack / "vocabulary.yaml") in line and words in line for line in fails)
+
+
+def test_two_packs_adding_one_id_differently_clash(pack, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (pack / "vocabulary.yaml").write_text("products:\n  - {id: atlas-new, doc_names: [New A]}\n")
+    (other / "vocabulary.yaml").write_text("products:\n  - {id: atlas-new, doc_names: [New B]}\n")
+    with pytest.raises(SpecError, match="other/vocabulary.yaml:2: products\\[0\\]: product 'atlas-new' is "
+                                        "already defined differently"):
+        loader.read_packs((SHIPPED, pack, other))

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from conformance.cases.case import load_case
 from conformance.cases.oracle import Expectation, explain
+from conformance.cli.spec_compare import cmd_compare
 from conformance.errors import ConformanceError, SpecError, UsageError
 from conformance.generate.dry_run import load_operator, shipped_specs
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, spec_dirs, specs_dir
-from conformance.spec.model import Param, SpecSet
+from conformance.spec.loader import VOCABULARY_FILE, spec_dirs, vocabulary_for
+from conformance.spec.model import Param, Source, SpecSet
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -20,8 +21,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--product", help="product id or SoC name; overrides the case file's")
     p.add_argument("--json", action="store_true", help="print the expectation as JSON")
     p.set_defaults(func=cmd_explain)
-    p = sub.add_parser("specs", help="list the operators, product lines and every clause with its source")
+    p = sub.add_parser("specs", help="list the operators, product lines and every clause with its source; "
+                       "--compare two specs or spec directories")
     p.add_argument("--api", help="only this operator")
+    p.add_argument("--compare", nargs=2, metavar=("OLD", "NEW"), help=(
+        "compare two spec files or directories (operators paired by api) by meaning (products, "
+        "dtypes per product, ranks, formats, relations, values, codes) and by clause id; exit 0 "
+        "whatever differs"))
+    p.add_argument("--round-trip", action="store_true", help=(
+        "with --compare HAND DRAFT: say per difference, from the doc_version dates, whether the hand "
+        "spec is older than the drafted page (documents may have changed) or not (one of them "
+        "misreads the page)"))
+    p.add_argument("--json", action="store_true", help="with --compare: print the comparison as JSON")
     p.set_defaults(func=cmd_specs)
     p = sub.add_parser("lint", help="validate spec files (the shipped ones by default)")
     p.add_argument("files", nargs="*", help="spec files; default: every spec of every pack (shipped, "
@@ -67,11 +78,16 @@ def render_expectation(e: Expectation, specs: SpecSet) -> str:
         for v in items:
             lines.append(f"  {title} {v.clause}: {v.message}")
             quote = textwrap.shorten(v.source["quote"], 160)
-            lines.append(f"    source ({v.source['doc']}): \"{quote}\"")
+            where = f", {v.source['where']}" if v.source.get("where") else ""
+            lines.append(f"    source ({v.source['doc']}{where}): \"{quote}\"")
     return "\n".join(lines)
 
 
 def cmd_specs(args: argparse.Namespace) -> int:
+    if args.compare:
+        return cmd_compare(args)
+    if args.round_trip or args.json:
+        raise UsageError("--round-trip and --json go with --compare OLD NEW")
     specs = shipped_specs()
     try:
         ops = [specs.operator(args.api)] if args.api else list(specs.operators.values())
@@ -81,11 +97,14 @@ def cmd_specs(args: argparse.Namespace) -> int:
     print(f"spec version {specs.version} (digest {specs.digest})\n")
     print("Product lines:")
     for p in specs.vocabulary.products.values():
-        print(f"  {p.id:16} {'; '.join(p.doc_names)}  [SoC: {', '.join(p.soc)}]")
+        print(f"  {p.id:16} {'; '.join(p.doc_names)}" + (f"  [SoC: {', '.join(p.soc)}]" if p.soc else ""))
     for spec in ops:
         print(f"\n{spec.api}: {spec.summary}")
         for doc, where in spec.documents.items():
             print(f"  document {doc}: {where}")
+        if spec.doc_version is not None:
+            print(f"  document version: {spec.doc_version.describe()}")
+        print(f"  reference: {spec.reference or 'none (numerics are reported no reference)'}")
         print("  parameters: " + ", ".join(_param(p) for p in spec.params.values()))
         print(f"  products: {', '.join(spec.products)}"
               + (f"; not applicable on {', '.join(spec.unsupported)}" if spec.unsupported else ""))
@@ -93,8 +112,16 @@ def cmd_specs(args: argparse.Namespace) -> int:
             outcome = (f"{specs.vocabulary.status_name(c.status)} {c.status}" if c.status is not None
                        else c.outcome if c.kind != "behavior" else "checked: " + ", ".join(c.checks))
             print(f"  {c.id:18} [{outcome}]")
-            print(textwrap.indent(textwrap.fill(f"({c.source.doc}) {c.source.quote}", 96), " " * 21))
+            _print_source(c.source)
+        for r in spec.reviews:
+            print(f"  {r.id:18} [needs review" + (f"; closest: {r.closest}]" if r.closest else "]"))
+            _print_source(r.source)
     return 0
+
+
+def _print_source(source: Source) -> None:
+    where = f", {source.where}" if source.where else ""
+    print(textwrap.indent(textwrap.fill(f"({source.doc}{where}) {source.quote}", 96), " " * 21))
 
 
 def _param(p: Param) -> str:
@@ -103,8 +130,7 @@ def _param(p: Param) -> str:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    files = [Path(f) for f in args.files] or [f for d in spec_dirs() for f in sorted(d.glob("*.yaml"))
-                                              if d == spec_dirs()[0] or f.name != VOCABULARY_FILE]
+    files = [Path(f) for f in args.files] or [f for d in spec_dirs() for f in sorted(d.glob("*.yaml"))]
     failures = 0
     for path in files:
         try:
@@ -118,10 +144,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def _lint_one(path: Path) -> str:
+    """A spec file with the vocabulary of its directory (the shipped one plus the directory's
+    additions); a vocabulary.yaml as the shipped vocabulary or as a pack's additions to it."""
+    vocab, _ = vocabulary_for((path.parent,))
     if path.name == VOCABULARY_FILE:
-        vocab = load_vocabulary(path)
         return f"vocabulary {vocab.spec_version}: {len(vocab.products)} products, {len(vocab.dtypes)} dtypes"
-    sibling = path.parent / VOCABULARY_FILE
-    vocab = load_vocabulary(sibling if sibling.is_file() else specs_dir() / VOCABULARY_FILE)
     spec = load_operator(path, vocab)
-    return f"{spec.api}: {len(spec.constraints)} clauses"
+    n = len(spec.reviews)
+    review = f"; {n} clause{' needs' if n == 1 else 's need'} review" if n else ""
+    return f"{spec.api}: {len(spec.constraints)} clauses{review}"

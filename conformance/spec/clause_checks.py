@@ -23,8 +23,9 @@ def check_ids(constraints: list[Constraint], fail: Fail) -> None:
         for j, req in enumerate(c.requires):
             if req not in seen:
                 raise fail(f"requires unknown constraint id {req}", "constraints", i, "requires", j)
-            if constraints[seen[req]].kind == "behavior":  # it has no predicate to evaluate
-                raise fail(f"requires {req}, a behavior clause: only a clause with a predicate can "
+            kind = constraints[seen[req]].kind
+            if kind in ("behavior", "review"):  # it has no predicate to evaluate
+                raise fail(f"requires {req}, a {kind} clause: only a clause with a predicate can "
                            "be required", "constraints", i, "requires", j)
 
 

@@ -14,16 +14,25 @@ from typing import Any
 
 from conformance.errors import SpecError
 from conformance.spec.clause_checks import check_cycles, check_ids, check_kind_params
+from conformance.spec.doc_version import bare_dates, doc_version
 from conformance.spec.domains import Domain, parse_domain
 from conformance.spec.draws import DrawError
 from conformance.spec.expressions import ExprError, Expression
-from conformance.spec.model import EXPLICIT_BREAK, Constraint, OperatorSpec, Param, Source, SpecSet
+from conformance.spec.model import (
+    EXPLICIT_BREAK,
+    Constraint,
+    OperatorSpec,
+    Param,
+    Review,
+    Source,
+    SpecSet,
+)
+from conformance.spec.pack_vocabulary import VOCABULARY_FILE, pack_vocabulary
 from conformance.spec.program import Program, parse_program
 from conformance.spec.schema import dotted, validate
 from conformance.spec.vocabulary import Vocabulary
 from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
-VOCABULARY_FILE = "vocabulary.yaml"
 _TENSOR_KINDS = {"dtype_in", "same_dtype", "format_in", "rank_in", "same_shape", "broadcastable",
                  "contiguous", "data_in"}
 
@@ -58,6 +67,7 @@ def read_operator(path: Path, vocab: Vocabulary, text: str | None = None) -> Ope
     """Read one operator spec (schema and cross-references; generate/dry_run.py then runs its
     ``generate`` section); ``text`` overrides the file contents (used by lint and fuzz tests)."""
     doc = load_yaml(path, SpecError, text=text)
+    bare_dates(doc.data)
     _validate(doc, "operator.schema.json")
     return _Builder(doc, vocab).build()
 
@@ -88,15 +98,26 @@ class _Builder:
                                       or params[linear_in].role != "input"):
             raise self.fail(f"linear_in names {linear_in!r}, not an input tensor parameter",
                             "precision", "linear_in")
-        constraints = [self._constraint(i, c, params, products)
-                       for i, c in enumerate(self.data["constraints"])]
-        check_ids(constraints, self.fail)
-        check_cycles(constraints, self.fail)
+        raw = self.data["constraints"]
+        every = [self._review(i, c) if c["kind"] == "review" else self._constraint(i, c, params, products)
+                 for i, c in enumerate(raw)]
+        check_ids(every, self.fail)
+        check_cycles(every, self.fail)
+        constraints = [c for c in every if c.kind != "review"]
+        reviews = tuple(Review(c.id, c.source, raw[i].get("closest"), c.line)
+                        for i, c in enumerate(every) if c.kind == "review")
         spec = OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
-                            self.data["reference"], products, unsupported, params,
+                            self.data.get("reference"), products, unsupported, params,
                             tuple(constraints), self.doc.file, self._program(params, constraints),
-                            dict(self.data.get("precision", {})), self.doc, domains)
+                            dict(self.data.get("precision", {})), self.doc, domains,
+                            doc_version=doc_version(self.data["doc_version"], self.fail), reviews=reviews)
         return spec
+
+    def _review(self, i: int, raw: dict[str, Any]) -> Constraint:
+        """A review entry, as a clause without a predicate (so ids and requirements are checked
+        with the others'); ``build`` keeps it apart from the constraints."""
+        at = self.doc.line_of(("constraints", i))
+        return Constraint(raw["id"], "review", Source(**raw["source"]), line=at)
 
     def _domains(self, params: dict[str, Param]) -> dict[str, Domain]:
         out = {}
@@ -200,11 +221,10 @@ class _Builder:
 
 
 def read_specs(directory: str | Path | None = None) -> SpecSet:
-    """Every operator spec in ``directory`` (default: the shipped specs) with the vocabulary, read
-    but not dry-run: ``conformance.load_specs`` (generate/dry_run.py) does both."""
-    root = Path(directory) if directory is not None else specs_dir()
-    own = root / VOCABULARY_FILE
-    return read_packs((root,), own if own.is_file() else specs_dir() / VOCABULARY_FILE)
+    """Every operator spec in ``directory`` (default: the shipped specs) with the shipped vocabulary
+    and what the directory's own vocabulary.yaml adds, read but not dry-run:
+    ``conformance.load_specs`` (generate/dry_run.py) does both."""
+    return read_packs((Path(directory) if directory is not None else specs_dir(),))
 
 
 #: Where spec packs come from besides the shipped one: the entry points of this group (each names a
@@ -238,18 +258,21 @@ def _spec_dirs(extra: str) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(dirs))
 
 
+def vocabulary_for(dirs: tuple[Path, ...], base: Path | None = None) -> tuple[Vocabulary, list[Path]]:
+    """The vocabulary of packs ``dirs``: ``base``'s (default: the shipped one) with what each pack's
+    own vocabulary.yaml adds, and the files it was read from (spec/pack_vocabulary.py)."""
+    return pack_vocabulary(dirs, base or specs_dir() / VOCABULARY_FILE, _schema("vocabulary.schema.json"))
+
+
 def read_packs(dirs: tuple[Path, ...], vocab_path: Path | None = None) -> SpecSet:
-    """The operators of every pack in ``dirs`` with the first one's vocabulary (packs share it: a
-    pack holding a different vocabulary.yaml is an error, so a product or dtype means one thing)."""
-    vocab_path = vocab_path or dirs[0] / VOCABULARY_FILE
-    vocab = load_vocabulary(vocab_path)
-    digest = hashlib.sha256(vocab_path.read_bytes())
+    """The operators of every pack in ``dirs`` with one vocabulary (``vocabulary_for``), so a
+    product or dtype means one thing in every pack."""
+    vocab, used = vocabulary_for(dirs, vocab_path)
+    digest = hashlib.sha256()
+    for path in used:
+        digest.update(path.read_bytes())
     operators: dict[str, OperatorSpec] = {}
     for root in dirs:
-        own = root / VOCABULARY_FILE
-        if root != dirs[0] and own.is_file() and own.read_bytes() != vocab_path.read_bytes():
-            raise SpecError(f"spec packs share one vocabulary ({vocab_path}); this one differs: "
-                            "remove it or make it the same", file=str(own))
         for path in sorted(p for p in root.glob("*.yaml") if p.name != VOCABULARY_FILE):
             spec = read_operator(path, vocab)
             if spec.api in operators:

@@ -25,9 +25,48 @@ EXPLICIT_BREAK = frozenset({"expr"})
 class Source:
     doc: str
     quote: str
+    where: str | None = None  # the place in the document: "<section>, <table> table, row N (line L)"
 
     def to_json(self) -> dict[str, str]:
-        return {"doc": self.doc, "quote": self.quote}
+        out = {"doc": self.doc, "quote": self.quote}
+        if self.where:
+            out["where"] = self.where
+        return out
+
+
+@dataclass(frozen=True)
+class Review:
+    """A sentence of the documents no clause kind could encode (``kind: review``): listed for a
+    person in every report, never judged, never a predicate."""
+
+    id: str
+    source: Source
+    closest: str | None = None  # the pattern that came closest to reading it, if any
+    line: int | None = None
+
+    def to_json(self) -> dict[str, str]:
+        out = {"id": self.id, **self.source.to_json()}
+        if self.closest:
+            out["closest"] = self.closest
+        return out
+
+
+@dataclass(frozen=True)
+class DocVersion:
+    """Which version of the documents a spec encodes: a release, or a page's revision and date."""
+
+    release: str | None = None
+    revision: str | None = None
+    date: str | None = None  # YYYY-MM-DD
+    page: str | None = None  # the page's path in its repository
+    note: str | None = None
+
+    def describe(self) -> str:
+        return describe_doc_version(self.to_json())
+
+    def to_json(self) -> dict[str, str]:
+        return {k: v for k, v in (("release", self.release), ("revision", self.revision),
+                                  ("date", self.date), ("page", self.page), ("note", self.note)) if v}
 
 
 @dataclass(frozen=True)
@@ -68,7 +107,7 @@ class OperatorSpec:
     api: str
     summary: str
     documents: dict[str, str]
-    reference: str
+    reference: str | None  # module:function of the golden model; None: numerics are not judged
     products: tuple[str, ...]
     unsupported: dict[str, Source]
     params: dict[str, Param]
@@ -78,6 +117,8 @@ class OperatorSpec:
     precision: dict[str, Any] = field(default_factory=dict)  # c, extra_terms of the error bound
     doc: Any = field(default=None, compare=False, repr=False)  # yaml_lines.LocatedYaml: lines of fields
     data: dict[str, Any] = field(default_factory=dict)  # domains.Domain by tensor parameter
+    doc_version: DocVersion | None = None  # the version of the documents this spec encodes
+    reviews: tuple[Review, ...] = ()  # ``kind: review`` entries, in spec order (never constraints)
 
     def constraint(self, cid: str) -> Constraint:
         for c in self.constraints:
@@ -143,6 +184,19 @@ class SpecSet:
         if spec is None:
             raise KeyError(api)
         return spec
+
+
+def describe_doc_version(version: dict[str, str] | None) -> str:
+    """A document version (``DocVersion.to_json``, as reports hold it) in one line:
+    ``release X``, ``revision 1a2b3c4d5e6f (2025-12-25)``."""
+    if not version:
+        return "not named"
+    parts = [f"release {version['release']}"] if version.get("release") else []
+    if version.get("revision"):
+        parts.append(f"revision {version['revision'][:12]}")
+    if version.get("date"):
+        parts.append(f"({version['date']})")
+    return " ".join(parts)
 
 
 def _holds(when: Expression, names: dict[str, Any]) -> bool:

@@ -25,5 +25,8 @@ def reference_function(spec: OperatorSpec) -> Callable[..., Any]:
     """``fn(args, bounds=...) -> {output name: Golden}`` for the operator.
 
     Reference functions take tensors as numpy arrays or as ``conformance.Tensor`` (its ``array``).
+    A spec without ``reference`` has none: ``SpecError`` (callers ask ``spec.reference`` first).
     """
+    if spec.reference is None:
+        raise SpecError(f"{spec.api} names no reference function", file=spec.file, field="reference")
     return _load(spec.reference, spec.file)

@@ -37,7 +37,7 @@ class Vocabulary:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.spec_version: str = data["spec_version"]
-        self.products = {p["id"]: Product(p["id"], tuple(p["doc_names"]), tuple(p["soc"]))
+        self.products = {p["id"]: Product(p["id"], tuple(p["doc_names"]), tuple(p.get("soc", ())))
                          for p in data["products"]}
         self.dtypes = {d["name"]: DType(d["name"], tuple(d.get("aliases", ())), d["numpy"],
                                         d["acl_code"], d["kind"]) for d in data["dtypes"]}
