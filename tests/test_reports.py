@@ -35,6 +35,8 @@ CLAUSE_NULL = {"id": "KL-NULL", "kind": "not_null", "outcome": "error", "doc": "
                "checks": []}
 CLAUSE_VALUES = {"id": "KL-VALUES", "kind": "behavior", "outcome": "behavior", "doc": "contract",
                  "quote": "out holds the gradient.", "checks": ["numerics", "inputs-unchanged"]}
+REVIEW = {"id": "RP-R-1", "doc": "upstream", "quote": "A sentence no pattern reads.",
+          "where": "约束说明 (line 57)", "closest": "value_in"}
 ERROR = "TypeError: backend 'mine' returned None (NoneType); call() must return an int status or a CallResult"
 
 
@@ -59,7 +61,12 @@ def meta(**override):
             "started": "2026-12-02T17:08:32+00:00",
             "not_applicable": [[RP, "atlas-inference", NA_REASON]], "shard": None, "waivers": None,
             "isolate": False, "case_timeout": 10, "precision": "strict", "not_implemented": [],
-            "clauses": {KL: [CLAUSE_NULL, CLAUSE_VALUES], RP: []},
+            "clauses": {KL: [CLAUSE_NULL, CLAUSE_VALUES], RP: []}, "golden": None,
+            "operators": {KL: {"doc_version": {"revision": "7d9ef913eae9b804a7a664dac289c0c9512d34c3",
+                                               "date": "2025-12-30"},
+                               "reference": "reference:kl_div_backward", "review": []},
+                          RP: {"doc_version": None, "reference": None,
+                               "review": [REVIEW, {**REVIEW, "id": "RP-R-2"}]}},
             "dtypes": {KL: {A2: ["FLOAT", "FLOAT16", "BFLOAT16"], "atlas-inference": ["FLOAT", "FLOAT16"]},
                        RP: {A2: ["FLOAT16", "FLOAT"], "atlas-inference": []}}}
     data.update(override)
@@ -110,7 +117,7 @@ def test_the_hand_made_meta_has_the_keys_a_run_records(specs):
 
 
 def test_header_and_outcome(report, schema):
-    assert report["schema_version"] == "1.4" and report["outcome"] == "nonconformant"
+    assert report["schema_version"] == "1.5" and report["outcome"] == "nonconformant"
     assert report["backend"] == meta()["backend"] and report["products"] == ["atlas-a2", "atlas-inference"]
     assert (report["profile"], report["seed"], report["max_examples"]) == ("quick", 7, 25)
     assert report["spec"] == {"version": "1.0.0", "digest": "d6ffad9ef93c0653"}
@@ -245,10 +252,14 @@ def test_summary(report):
             "(26.8 cases/s) · spec 1.0.0 (d6ffad9ef93c0653)") in text
     # result rows per outcome; the errored RP item on atlas-a2 has no row, so no line here
     header = ("| operator | product | pass | fail | waived | incomplete | insufficient evidence | "
-              "unspecified | not applicable / not run | items not run |")
+              "no reference | unspecified | not applicable / not run | items not run |")
     assert _table(text, header) == [
-        [KL, A2, "1", "2", "0", "0", "0", "1", "", ""],
-        [RP, "atlas-inference", "0", "0", "0", "0", "0", "0", "not applicable", ""]]
+        [KL, A2, "1", "2", "0", "0", "0", "0", "1", "", ""],
+        [RP, "atlas-inference", "0", "0", "0", "0", "0", "0", "0", "not applicable", ""]]
+    # per operator: the document version its spec encodes, what judged numerics, review clauses
+    assert _table(text, "| operator | documents | numerics judged by | clauses needing review |") == [
+        [KL, "revision 7d9ef913eae9 (2025-12-30)", "reference:kl_div_backward", "0"],
+        [RP, "not named", "no reference", "2"]]
     findings = _table(text, "| operator | product | clause | kind | message |")
     assert [row[:4] for row in findings] == [[KL, A2, "KL-VALUES", "numerics"],
                                              [KL, A2, "KL-VALUES", "inputs-unchanged"]]

@@ -27,6 +27,13 @@ class ReferenceBackend:
         if product is not None:  # else keep a subclass's declared product (None: told by the run)
             self.product = product
 
+    @property
+    def missing_operators(self) -> dict[str, str]:
+        """The operators whose spec names no reference function (a drafted spec, say): reported
+        not run, with the reason (backends/loading.py)."""
+        return {api: f"{api} names no reference function, so the reference backend cannot compute it"
+                for api, spec in self.specs.operators.items() if spec.reference is None}
+
     def call(self, api: str, args: dict[str, Any], product: str | None = None) -> CallResult:
         spec = self.specs.operator(api)
         product = product or self.product or spec.products[-1]

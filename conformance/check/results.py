@@ -54,9 +54,15 @@ class Finding:
         return asdict(self)
 
 
+#: The outcome of a numerics check the run could not judge: the operator has no reference (a
+#: drafted spec) and no golden stood in. Never a pass, never a failure.
+NO_REFERENCE = "no-reference"
+
+
 @dataclass(frozen=True)
 class Check:
-    """One clause judged on one case: outcome pass | fail | observed (unspecified)."""
+    """One clause judged on one case: outcome pass | fail | observed (unspecified) | no-reference
+    (numerics without a reference: the call was made, its values not judged)."""
 
     clause: str
     kind: str
@@ -92,7 +98,14 @@ class ItemRecord:
             return "fail"
         if not self.complete:  # killed while it ran, or never started (-x, Ctrl-C, a kill)
             return "incomplete" if self.cases else "not-run"
-        return "insufficient" if self.judged < self.quota else "pass"
+        if self.judged < self.quota:
+            return "insufficient"
+        return NO_REFERENCE if self.family == "numerics" and self._unjudged_numerics() else "pass"
+
+    def _unjudged_numerics(self) -> bool:
+        """Numerics were checked only without a reference: the item judged no value."""
+        outcomes = {o for (_, kind, o) in self.checks if kind == "numerics"}
+        return outcomes == {NO_REFERENCE}
 
     def add(self, checks: list[Check], observations: list[tuple[str, str]],
             ratios: list[tuple[str, float]] = ()) -> None:

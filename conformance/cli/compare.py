@@ -27,7 +27,7 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=merge_command)
 
 
-KNOWN_SCHEMAS = ("1.0", "1.1", "1.2", "1.3", SCHEMA_VERSION)
+KNOWN_SCHEMAS = ("1.0", "1.1", "1.2", "1.3", "1.4", SCHEMA_VERSION)
 
 
 def diff_command(args: argparse.Namespace) -> int:

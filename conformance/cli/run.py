@@ -9,6 +9,7 @@ from typing import Any
 from conformance.cases.footprint import check_fits, human_bytes
 from conformance.cases.materialize import storage_bytes
 from conformance.check.case_store import load_saved
+from conformance.check.goldens import GOLDENS, check_golden
 from conformance.check.judge import Judge
 from conformance.check.precision import STANDARDS
 from conformance.errors import CaseError, UsageError
@@ -49,6 +50,11 @@ def add_parsers(sub: Any) -> None:
                      help="the precision standard deciding numerics findings: strict (the derived "
                      "per-element bound, default) or cann (CANN's MERE/MARE thresholds; the bound's "
                      "figures are still reported)")
+    run.add_argument("--golden", default=None, choices=GOLDENS,
+                     help="what judges numerics of operators whose spec names no reference function "
+                     "(a drafted spec): torch, the torch backend's mapping of the operator computed in "
+                     "float64 (operators it does not map stay 'no reference'); specs with a reference "
+                     "keep it")
     run.add_argument("--resume", action="store_true", help="continue the run in --report-dir (killed "
                      "or stopped): same options, same seed; the items it finished are not run again")
     run.set_defaults(func=run_command)
@@ -59,6 +65,8 @@ def add_parsers(sub: Any) -> None:
     replay.add_argument("--product", default=None, help="override the case's product")
     replay.add_argument("--precision", default="strict", choices=STANDARDS,
                         help="the precision standard (as the run that saved the case)")
+    replay.add_argument("--golden", default=None, choices=GOLDENS,
+                        help="what judges numerics where the spec has no reference (as the run)")
     replay.add_argument("--isolate", action=argparse.BooleanOptionalAction, default=None,
                         help="call the backend in a worker process (default: on, except the reference)")
     replay.set_defaults(func=replay_command)
@@ -100,10 +108,11 @@ def replay_command(args: argparse.Namespace) -> int:
     if drawn.case.product is None:
         raise UsageError(f"{args.case}: the case names no product; pass --product")
     check_fits(drawn.case, specs, file=args.case)  # before a worker starts or a byte is allocated
+    check_golden(args.golden)
     cfg, _ = resolve(specs, args.backend, [drawn.case.product], [drawn.case.api], isolate=args.isolate)
     backend = make_backend(cfg, drawn.case.product)
     try:
-        verdict = Judge(backend, specs, drawn.case.product, args.precision).judge(drawn)
+        verdict = Judge(backend, specs, drawn.case.product, args.precision, args.golden).judge(drawn)
     except MemoryError:  # the tensors fit, but not with the judge's copies (snapshots, goldens)
         raise CaseError(f"ran out of memory judging the case (its tensors alone need "
                         f"{human_bytes(storage_bytes(drawn.case, specs))})", file=args.case) from None

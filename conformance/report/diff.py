@@ -10,7 +10,8 @@ from typing import Any
 
 Key = tuple[str, str, str, str]
 
-NOT_FAILING = ("pass", "unspecified", "insufficient", "incomplete")  # outcomes a row may regress from
+#: outcomes a row may regress from
+NOT_FAILING = ("pass", "unspecified", "insufficient", "incomplete", "no-reference")
 
 
 def _key(entry: dict[str, Any]) -> Key:

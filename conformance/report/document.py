@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from conformance.check.results import ItemRecord, split_item_id
+from conformance.check.results import NO_REFERENCE, ItemRecord, split_item_id
 from conformance.report.outcome import (
     UNCHECKED,
     numerics_rows,
@@ -15,7 +15,7 @@ from conformance.report.outcome import (
     unfinished_pairs,
 )
 
-SCHEMA_VERSION = "1.4"
+SCHEMA_VERSION = "1.5"
 
 
 def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float,
@@ -46,6 +46,7 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "seed": meta["seed"],
         "max_examples": meta["max_examples"],
         "precision": meta.get("precision", "strict"),
+        "golden": meta.get("golden"),
         "spec": meta["spec"],
         "started": meta["started"],
         "stopped": stopped(meta),
@@ -60,6 +61,7 @@ def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float
         "observations": _observations(records),
         "numerics": _numerics(records),
         "clauses": meta.get("clauses", {}),
+        "operators": meta.get("operators", {}),
         "dtypes": meta.get("dtypes", {}),
         "errors": errors,
         "items": [_item(r) for r in records],
@@ -104,8 +106,9 @@ def _results(records: list[ItemRecord], unfinished: set[tuple[str, str]]) -> lis
     rows = []
     for key, c in sorted(tally.items()):
         failed = c["fail"] + (c["finding"] if not c["fail"] else 0)
-        rows.append(result_row(key, c["pass"] + c["fail"] + c["observed"], failed, c["observed"],
-                               c["insufficient"], unfinished))
+        cases = c["pass"] + c["fail"] + c["observed"] + c[NO_REFERENCE]
+        rows.append(result_row(key, cases, failed, c["observed"], c["insufficient"], unfinished,
+                               c[NO_REFERENCE]))
     return rows
 
 

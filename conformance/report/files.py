@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from conformance.check.results import NO_REFERENCE
 from conformance.errors import UsageError
 from conformance.report.outcome import UNCHECKED, UNFINISHED
 from conformance.report.summary import summary_markdown
@@ -89,6 +90,9 @@ def _row_case(case: ET.Element, report: dict[str, Any], row: dict[str, Any]) -> 
         ET.SubElement(case, "failure", message=f"insufficient evidence: {_evidence(report, row)}")
     elif outcome == "incomplete":  # never a pass: items that speak for it did not run
         ET.SubElement(case, "skipped", message=f"incomplete: {_unfinished(report, row)}")
+    elif outcome == NO_REFERENCE:  # never a pass, never a failure: nothing to judge the values by
+        ET.SubElement(case, "skipped", message=f"no reference: {row.get('no_reference', 0)} numerics "
+                      f"check(s) not judged ({row['api']} has no reference function)")
     elif outcome == "waived":
         found = [f for f in _findings_of(report, row) if "waived" in f]
         why = "; ".join(f"waived: {f['waived']['reason']} (until {f['waived']['expires']})"

@@ -26,7 +26,7 @@ import jinja2
 from conformance.check.results import split_item_id
 from conformance.report.html_charts import numerics_charts
 from conformance.report.html_format import fmt_date, fmt_duration, fmt_number, fmt_value, slug, to_float
-from conformance.report.html_overview import overview
+from conformance.report.html_overview import operator_about, overview
 from conformance.report.outcome import UNCHECKED, worst
 from conformance.report.summary import not_run_groups, verdict_notes
 
@@ -34,7 +34,7 @@ TEMPLATE = "report.html.j2"
 DETAIL_NAMES = {"status": "status returned", "phase": "from phase",
                 "occurrences": "cases failing the same way"}
 LABELS = {"pass": "pass", "fail": "fail", "waived": "waived", "incomplete": "incomplete",
-          "insufficient": "insufficient evidence",
+          "insufficient": "insufficient evidence", "no-reference": "no reference",
           "unspecified": "unspecified", "not-applicable": "not applicable",
           "not-run": "not run", "not-documented": "not documented", "error": "error"}
 
@@ -61,6 +61,7 @@ def view(report: dict[str, Any]) -> dict[str, Any]:
     apis = _apis(report)
     matrix = clause_matrix(report, apis, products)
     return {"r": report, "header": header(report, products), "products": products, "matrix": matrix,
+            "about": operator_about(report, apis),
             "overview": overview(matrix, products), "totals": _totals(matrix, products),
             "dtype_tables": dtype_tables(report, apis, products),
             "failing": failing_clauses(report, matrix, "fail"),

@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.report.html_format import slug
 from conformance.report.outcome import worst
+from conformance.spec.model import describe_doc_version
 
 
 def overview(matrix: list[dict[str, Any]], products: list[str]) -> list[dict[str, Any]]:
@@ -25,3 +26,15 @@ def overview(matrix: list[dict[str, Any]], products: list[str]) -> list[dict[str
                           "unchecked": unchecked if checked else 0})
         rows.append({"api": group["api"], "anchor": slug("matrix", group["api"]), "cells": cells})
     return rows
+
+
+def operator_about(report: dict[str, Any], apis: list[str]) -> dict[str, dict[str, Any]]:
+    """Per operator (1.5 reports; empty for older ones): the document version its spec encodes,
+    what judged its numerics, and its review clauses (the sentences left for a person)."""
+    said = report.get("operators") or {}
+    return {api: {"version": describe_doc_version(said[api].get("doc_version")),
+                  "page": (said[api].get("doc_version") or {}).get("page", ""),
+                  "note": (said[api].get("doc_version") or {}).get("note", ""),
+                  "reference": said[api].get("reference") or "no reference",
+                  "review": list(said[api].get("review") or []), "anchor": slug("review", api)}
+            for api in apis if api in said}

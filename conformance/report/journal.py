@@ -28,7 +28,7 @@ from conformance.errors import UsageError
 JOURNAL_DIR = "journal"
 META_FILE = "run.json"
 #: What must be the same for a run to be resumed (a different value would draw other cases).
-RESUME_KEYS = ("products", "apis", "profile", "seed", "max_examples", "shard", "precision")
+RESUME_KEYS = ("products", "apis", "profile", "seed", "max_examples", "shard", "precision", "golden")
 
 
 def _meta_path(report_dir: Path) -> Path:

@@ -43,7 +43,8 @@ _MUST_AGREE = (("schema_versions", lambda r: r.get("schema_version"), "schema_ve
                ("seeds", lambda r: r.get("seed"), "seed"),
                ("profiles", lambda r: r.get("profile"), "profile"),
                ("max_examples values", lambda r: r.get("max_examples"), "max_examples"),
-               ("precision standards", lambda r: r.get("precision", "strict"), "precision"))
+               ("precision standards", lambda r: r.get("precision", "strict"), "precision"),
+               ("goldens", lambda r: r.get("golden"), "golden"))
 
 _REQUIRED = (*REQUIRED, "schema_version", "backend", "products", "apis", "profile", "seed", "spec", "stats",
              "observations", "errors", "items")
@@ -74,6 +75,7 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
         "seed": first["seed"],
         "max_examples": first.get("max_examples"),
         "precision": first.get("precision", "strict"),
+        "golden": first.get("golden"),
         "spec": dict(first["spec"]),
         "started": min((r["started"] for r in reports if r.get("started")), default=None),
         "stopped": next((r["stopped"] for r in reports if r.get("stopped")), None),
@@ -91,12 +93,16 @@ def merge_reports(reports: Sequence[dict[str, Any]], names: Sequence[str] | None
         "observations": _observations(reports),
         "numerics": _numerics(reports),
         "clauses": _dict_union(r.get("clauses", {}) for r in reports),
+        "operators": _dict_union(r.get("operators", {}) for r in reports),
         "dtypes": _dict_union(r.get("dtypes", {}) for r in reports),
         "errors": errors,
         "items": items,
     }
     if any("shard" in r for r in reports):
         merged["shard"] = None
+    for key in ("golden", "operators"):  # (1.5) not in older reports: none is added to them
+        if not any(key in r for r in reports):
+            merged.pop(key)
     merged["outcome"] = run_outcome(merged)
     return {k: merged[k] for k in _order(first, merged)}
 
@@ -164,11 +170,12 @@ def _results(reports: Sequence[dict[str, Any]], unfinished: set[tuple[str, str]]
                 continue
             c = tally.setdefault(_key(row), Counter())
             c.update({"cases": row["cases"], "failed": row["failed"], "observed": row["observed"],
-                      "insufficient": row.get("insufficient", 0)})
+                      "insufficient": row.get("insufficient", 0), "no_reference": row.get("no_reference", 0)})
     checked = {(api, product) for api, product, _, _ in tally}
     rows = []
     for key, c in sorted(tally.items()):
-        rows.append(result_row(key, c["cases"], c["failed"], c["observed"], c["insufficient"], unfinished))
+        rows.append(result_row(key, c["cases"], c["failed"], c["observed"], c["insufficient"], unfinished,
+                               c["no_reference"]))
     return rows + [row for ap, row in not_applicable.items() if ap not in checked]
 
 

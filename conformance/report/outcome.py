@@ -10,15 +10,15 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from conformance.check.results import split_item_id
+from conformance.check.results import NO_REFERENCE, split_item_id
 from conformance.spec.model import KINDS
 
 #: Item outcomes of an item that did not finish: killed while it ran, or never started (-x, Ctrl-C).
 UNFINISHED = ("incomplete", "not-run")
 #: Every state a result row, an item or a report cell can have, the one that speaks first first:
 #: a cell or table entry summing several of them shows the first of theirs in this order.
-SEVERITY = ("fail", "error", "waived", "not-run", "incomplete", "insufficient", "unspecified", "pass",
-            "not-applicable")
+SEVERITY = ("fail", "error", "waived", "not-run", "incomplete", "insufficient", NO_REFERENCE, "unspecified",
+            "pass", "not-applicable")
 
 
 #: Whole-(api, product) rows that hold no checks, by outcome, with the run.json key listing them:
@@ -32,16 +32,21 @@ def worst(states: Iterable[str]) -> str:
     return min(found, key=SEVERITY.index) if found else "not-run"
 
 
-def row_outcome(failed: int, observed: int, insufficient: int = 0, unfinished: bool = False) -> str:
+def row_outcome(failed: int, observed: int, insufficient: int = 0, unfinished: bool = False,
+                no_reference: int = 0) -> str:
     """A result row (api, product, clause, kind): any failure fails it; when an item of its
     operator and product did not finish (``unfinished``: the run was stopped or killed), what was
     judged is no pass: ``incomplete``; an item that judged too few cases for it makes it
-    ``insufficient`` (never a pass); observations alone make it ``unspecified``; otherwise it passed."""
+    ``insufficient`` (never a pass); numerics checked without a reference (``no_reference``
+    checks) make it ``no-reference`` (never a pass, never a failure); observations alone make it
+    ``unspecified``; otherwise it passed."""
     if failed:
         return "fail"
     if unfinished:
         return "incomplete"
-    return "insufficient" if insufficient else "unspecified" if observed else "pass"
+    if insufficient:
+        return "insufficient"
+    return NO_REFERENCE if no_reference else "unspecified" if observed else "pass"
 
 
 def unfinished_pairs(items: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
@@ -54,7 +59,8 @@ def run_outcome(report: dict[str, Any]) -> str:
     """The verdict of a report document: ``nonconformant`` with an unwaived finding, an item that
     could not run or a failing row; ``empty`` when no item ran; else ``incomplete`` when an item
     did not finish or judged too few cases (``insufficient``), or the journal it was rebuilt from
-    is damaged; else ``conformant``."""
+    is damaged, or numerics went unjudged for want of a reference (``no-reference``: what was
+    not judged is no conformance); else ``conformant``."""
     unwaived = [f for f in report["findings"] if "waived" not in f]
     damaged = bool(report.get("journal_damage"))  # lines lost: what they held was not judged here
     if not report.get("items") and not unwaived and not report.get("errors") and not damaged:
@@ -63,6 +69,8 @@ def run_outcome(report: dict[str, Any]) -> str:
         return "nonconformant"
     if damaged or any(i["outcome"] in (*UNFINISHED, "insufficient") for i in report.get("items", [])):
         return "incomplete"  # not everything was judged: items cut off or not run, or too little evidence
+    if any(r["outcome"] == NO_REFERENCE for r in report["results"]):
+        return "incomplete"  # numerics were checked without a reference: not judged
     return "conformant"
 
 
@@ -89,13 +97,17 @@ def numerics_rows(merged: dict[tuple[str, str], Counter]) -> list[dict[str, Any]
 
 
 def result_row(key: tuple[str, str, str, str], cases: int, failed: int, observed: int,
-               insufficient: int = 0, unfinished: set[tuple[str, str]] = frozenset()) -> dict[str, Any]:
-    """A result row; ``insufficient``: how many items judged too few cases for it (a key of its
-    own only when some did); ``unfinished``: the ``unfinished_pairs`` of the run."""
+               insufficient: int = 0, unfinished: set[tuple[str, str]] = frozenset(),
+               no_reference: int = 0) -> dict[str, Any]:
+    """A result row; ``insufficient``: how many items judged too few cases for it, ``no_reference``:
+    how many of its checks had no reference to judge by (each a key of its own only when non-zero);
+    ``unfinished``: the ``unfinished_pairs`` of the run."""
     api, product, clause, kind = key
-    outcome = row_outcome(failed, observed, insufficient, (api, product) in unfinished)
+    outcome = row_outcome(failed, observed, insufficient, (api, product) in unfinished, no_reference)
     row = {"api": api, "product": product, "clause": clause, "kind": kind, "cases": cases,
            "failed": failed, "observed": observed, "outcome": outcome}
     if insufficient:
         row["insufficient"] = insufficient
+    if no_reference:
+        row["no_reference"] = no_reference
     return row

@@ -7,12 +7,14 @@ from typing import Any
 
 from conformance.check.results import split_item_id
 from conformance.report.outcome import SEVERITY, UNFINISHED, worst
+from conformance.spec.model import describe_doc_version
 
 VERDICTS = {"conformant": "✅ conformant", "nonconformant": "❌ nonconformant",
             "incomplete": "⏸ incomplete", "empty": "∅ empty (nothing was judged)"}
 #: The table's columns: (row outcome, heading).
 COLUMNS = (("pass", "pass"), ("fail", "fail"), ("waived", "waived"), ("incomplete", "incomplete"),
-           ("insufficient", "insufficient evidence"), ("unspecified", "unspecified"))
+           ("insufficient", "insufficient evidence"), ("no-reference", "no reference"),
+           ("unspecified", "unspecified"))
 
 
 def verdict_notes(report: dict[str, Any]) -> list[str]:
@@ -32,6 +34,9 @@ def verdict_notes(report: dict[str, Any]) -> list[str]:
                    f"{', '.join(not_run)}")
     if stats.get("items_insufficient"):
         why.append(f"{stats['items_insufficient']} items judged too few cases (insufficient evidence)")
+    unjudged = sorted({r["api"] for r in report["results"] if r["outcome"] == "no-reference"})
+    if unjudged:
+        why.append(f"numerics of {len(unjudged)} operator(s) not judged, no reference: {', '.join(unjudged)}")
     if report.get("journal_damage"):
         why.append(damage_note(report["journal_damage"]))
     return why
@@ -63,6 +68,7 @@ def console_line(report: dict[str, Any]) -> str:
 def summary_markdown(report: dict[str, Any]) -> str:
     """A verdict line, a per-operator/product table, and every finding with its replay."""
     lines = [f"## aclnn conformance: {verdict(report)}", "", _header(report), "", *_table(report)]
+    lines += _operators(report)
     lines += _findings(report) + _waivers(report) + _not_run(report)
     for err in report["errors"]:
         lines += ["", f"**Error** in `{err['item']}`: {err['error']}"]
@@ -109,6 +115,22 @@ def _table(report: dict[str, Any]) -> list[str]:
         na = sum(set(groups[k]) == {"not-applicable"} for k in rest)
         lines += ["", f"… and {len(rest)} more (operator, product) pairs: {passing} all pass, {na} not "
                       f"applicable, {len(rest) - passing - na} other (see report.html)."]
+    return lines
+
+
+def _operators(report: dict[str, Any]) -> list[str]:
+    """Per operator (1.5 reports): the document version its spec encodes, what judged its numerics
+    and how many of its sentences need review (listed in report.html, never judged)."""
+    said = report.get("operators") or {}
+    if not said:
+        return []
+    lines = ["", "| operator | documents | numerics judged by | clauses needing review |",
+             "|---|---|---|---:|"]
+    for api, about in list(said.items())[:MAX_ROWS]:
+        lines.append(f"| {api} | {_cell(describe_doc_version(about.get('doc_version')))} | "
+                     f"{about.get('reference') or 'no reference'} | {len(about.get('review') or [])} |")
+    if len(said) > MAX_ROWS:
+        lines.append(f"| … | and {len(said) - MAX_ROWS} more operators (report.html) | | |")
     return lines
 
 

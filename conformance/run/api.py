@@ -20,15 +20,16 @@ def run_suite(backend: str = "reference", *, products: list[str] | None = None,
               waivers: str | Path | None = None, isolate: bool | None = None,
               case_timeout: float | None = None, quiet: bool = True,
               resume: bool = False, precision: str = "strict",
-              specs: list[str | Path] | None = None) -> dict[str, Any]:
+              specs: list[str | Path] | None = None, golden: str | None = None) -> dict[str, Any]:
     """Run the suite against ``backend`` and return the parsed ``report.json``; ``specs``: spec
-    pack directories to load besides the shipped one (they stay active in this process)."""
+    pack directories to load besides the shipped one (they stay active in this process);
+    ``golden="torch"``: the torch mapping judges numerics of operators whose spec has no reference."""
     use_spec_dirs(specs or [])
     args = argparse.Namespace(backend=backend, product=products or [], op=ops or [], profile=profile,
                               seed=seed, max_examples=max_examples, report_dir=report_dir,
                               numprocesses=workers, keyword=keyword, exitfirst=False, shard=shard,
                               waivers=waivers, isolate=isolate, case_timeout=case_timeout, quiet=quiet,
-                              resume=resume, precision=precision)
+                              resume=resume, precision=precision, golden=golden)
     sink = io.StringIO()
     with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
         rc = launch(args)

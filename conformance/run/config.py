@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.backends.loading import backend_for, describe_backend, load_backend, told_product
+from conformance.check.goldens import check_golden, golden_name
 from conformance.check.precision import STANDARDS
 from conformance.errors import UsageError
 from conformance.report import journal
@@ -39,6 +40,7 @@ class RunConfig:
     precision: str = "strict"  # the precision standard that decides numerics (check/precision.py)
     #: api -> why the backend does not implement it: those operators are reported "not run"
     not_implemented: tuple[tuple[str, str], ...] = ()
+    golden: str | None = None  # what judges numerics where a spec has no reference (check/goldens.py)
 
     @property
     def planned_apis(self) -> list[str]:
@@ -63,6 +65,7 @@ class RunConfig:
         data["started"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         data["not_applicable"] = not_applicable(specs, list(self.apis), list(self.products))
         data["clauses"] = {api: [_clause(c) for c in specs.operator(api).constraints] for api in self.apis}
+        data["operators"] = {api: operator_meta(specs.operator(api), self.golden) for api in self.apis}
         data["dtypes"] = {api: {p: _dtypes(specs.operator(api), p) for p in self.products}
                           for api in self.apis}
         return data
@@ -75,7 +78,8 @@ class RunConfig:
                    _shard(meta.get("shard")), Path(meta["waivers"]) if meta.get("waivers") else None,
                    bool(meta["isolate"]), float(meta["case_timeout"]), resume,
                    meta.get("precision", "strict"),
-                   tuple(dict.fromkeys((a, why) for a, _, why in meta.get("not_implemented", []))))
+                   tuple(dict.fromkeys((a, why) for a, _, why in meta.get("not_implemented", []))),
+                   meta.get("golden"))
 
 
 def start(specs: SpecSet, cfg: RunConfig, about: dict[str, Any]) -> None:
@@ -93,8 +97,19 @@ def _dtypes(spec: Any, product: str) -> list[str]:
 
 
 def _clause(c: Any) -> dict[str, Any]:
-    return {"id": c.id, "kind": c.kind, "outcome": c.outcome, "doc": c.source.doc,
-            "quote": c.source.quote, "checks": list(c.checks)}
+    out = {"id": c.id, "kind": c.kind, "outcome": c.outcome, "doc": c.source.doc,
+           "quote": c.source.quote, "checks": list(c.checks)}
+    if c.source.where:
+        out["where"] = c.source.where
+    return out
+
+
+def operator_meta(spec: Any, golden: str | None) -> dict[str, Any]:
+    """What a report says of an operator beside its clauses: the version of the documents its spec
+    encodes, what judged its numerics (null: nothing, they are no-reference) and the sentences
+    left for a person (review clauses, never judged)."""
+    return {"doc_version": spec.doc_version.to_json() if spec.doc_version else None,
+            "reference": golden_name(spec, golden), "review": [r.to_json() for r in spec.reviews]}
 
 
 def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | None = None,
@@ -102,7 +117,7 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
             max_examples: int | None = None, report_dir: str | Path = "reports",
             shard: str | None = None, waivers: str | Path | None = None, isolate: bool | None = None,
             case_timeout: float | None = None, resume: bool = False,
-            precision: str = "strict") -> tuple[RunConfig, dict[str, Any]]:
+            precision: str = "strict", golden: str | None = None) -> tuple[RunConfig, dict[str, Any]]:
     """Validate the options (``UsageError`` naming the argument) and load the backend once (in a
     worker when isolated); the configuration and what the backend says of itself."""
     if profile not in PROFILES:
@@ -138,11 +153,13 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         load_waivers(waivers, specs.vocabulary)  # a bad waiver file stops the run before it starts
     if precision not in STANDARDS:
         raise UsageError(f"--precision {precision}: unknown (standards: {', '.join(STANDARDS)})")
+    check_golden(golden)
     if case_timeout is not None and not case_timeout > 0:
         raise UsageError(f"--case-timeout {case_timeout}: must be a positive number of seconds")
     cfg = RunConfig(backend, ids, apis, profile, int(seed), max_examples or chosen.max_examples,
                     Path(report_dir), _shard(shard), Path(waivers).resolve() if waivers else None,
-                    isolate, case_timeout or chosen.case_timeout, bool(resume), precision, not_implemented)
+                    isolate, case_timeout or chosen.case_timeout, bool(resume), precision, not_implemented,
+                    golden)
     return cfg, about
 
 

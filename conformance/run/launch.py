@@ -25,7 +25,8 @@ def launch(args: argparse.Namespace) -> int:
     specs = shipped_specs()
     cfg, about = resolve(specs, args.backend, args.product, args.op, args.profile, args.seed,
                          args.max_examples, args.report_dir, args.shard, args.waivers, args.isolate,
-                         args.case_timeout, args.resume, getattr(args, "precision", "strict"))
+                         args.case_timeout, args.resume, getattr(args, "precision", "strict"),
+                         getattr(args, "golden", None))
     argv = pytest_args(args) + ["--conformance-started"]
     check_selection(specs, cfg, args.keyword)
     check_report_dir(cfg.report_dir, cfg.resume)
@@ -67,6 +68,8 @@ def pytest_args(args: argparse.Namespace) -> list[str]:
     if getattr(args, "resume", False):
         out.append("--conformance-resume")
     out += ["--conformance-precision", getattr(args, "precision", "strict")]
+    if getattr(args, "golden", None):
+        out += ["--conformance-golden", args.golden]
     if not getattr(args, "quiet", True) and _on_terminal():
         out.append("--conformance-progress")
     return out

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from conformance.check.goldens import GOLDENS
 from conformance.check.judge import Judge
 from conformance.check.precision import STANDARDS
 from conformance.check.results import ItemRecord
@@ -71,6 +72,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="continue the run in the report dir: skip the items it finished")
     group.addoption("--conformance-precision", default="strict", choices=list(STANDARDS),
                     help="the precision standard deciding numerics: strict (the bound) or cann")
+    group.addoption("--conformance-golden", default=None, choices=list(GOLDENS),
+                    help="what judges numerics of operators whose spec names no reference (torch)")
     group.addoption("--conformance-specs", action="append", default=[], metavar="DIR",
                     help="a directory of spec files to load besides the shipped ones (repeat)")
     group.addoption("--conformance-started", action="store_true",
@@ -123,7 +126,7 @@ def _start_bare(opt: Any, config: pytest.Config) -> RunConfig:
                          opt.conformance_shard, opt.conformance_waivers,
                          None if opt.conformance_isolate is None else opt.conformance_isolate == "yes",
                          opt.conformance_case_timeout, opt.conformance_resume,
-                         opt.conformance_precision)
+                         opt.conformance_precision, opt.conformance_golden)
     check_report_dir(cfg.report_dir, cfg.resume)
     lock = ReportDirLock(cfg.report_dir)
     lock.acquire()  # held to pytest_unconfigure, which pytest calls on every way out
@@ -194,7 +197,7 @@ class Session:
     def judge(self, product: str) -> Judge:
         if product not in self.judges:
             self.judges[product] = Judge(make_backend(self.cfg, product), self.specs, product,
-                                         self.cfg.precision)
+                                         self.cfg.precision, self.cfg.golden)
         return self.judges[product]
 
     def run(self, item: Item) -> None:
