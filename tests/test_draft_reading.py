@@ -297,3 +297,35 @@ def test_experimental_layout_without_a_workspace_heading() -> None:
     # a table that is neither parameters nor errors: its rows to review
     assert [(s.text, s.where.line) for s in facts.unread] == [
         ("a的数据类型: FLOAT16 | b的数据类型: FLOAT", 26)]
+
+
+NOTES = """# aclnnSeeded
+
+## 函数原型
+
+```Cpp
+aclnnStatus aclnnSeededGetWorkspaceSize(aclTensor *x, int64_t seed, uint64_t *workspaceSize,
+                                        aclOpExecutor **executor)
+```
+
+## aclnnSeededGetWorkspaceSize
+
+- **参数说明：**
+
+  <table><thead><tr><th>参数名</th><th>输入/输出</th><th>描述</th><th>数据类型</th></tr></thead>
+  <tbody>
+  <tr><td>x（aclTensor*）</td><td>输入</td><td>被填充的张量。</td><td>INT32、INT64</td></tr>
+  <tr><td>seed（int64_t）</td><td>输入</td><td>随机种子。</td><td>INT64</td></tr>
+  </tbody></table>
+
+  - <term>Atlas 训练系列产品</term>：数据类型不支持INT64。
+  - <term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：seed取值仅支持为0；x数据类型不支持INT32。
+"""
+
+
+def test_unnamed_notes_reach_tensors_and_each_clause_is_one_note() -> None:
+    facts = read_page(NOTES, "seeded.md", VOCAB)
+    assert param(facts, "x").product_dtypes == {"atlas-training": ("INT32",), "atlas-a2": ("INT64",)}
+    assert param(facts, "seed").product_dtypes == {}  # an attribute's INT64 is no tensor dtype
+    assert [(s.text, s.where.line) for s in facts.unread] == [
+        ("Atlas A2 训练系列产品/Atlas A2 推理系列产品：seed取值仅支持为0；", 21)]

@@ -5,11 +5,13 @@ product label ("- <term>…</term>：" then "  - …"), or inside a parameter's 
 
 Which parameters a note reaches (the rule, for a note that names none):
 - a note that names parameters reaches exactly those;
-- "不支持 X" reaches every parameter whose dtype cell lists one of X, and removes X;
-- "支持 / 仅支持 X" reaches every parameter whose dtype cell shares a dtype with X, and gives it the
-  dtypes of X its cell lists (a note names what the line supports out of the table's union; a dtype
-  of X in no reached cell is not attributed, and the note goes to review);
-- "额外支持 X" reaches every parameter with a dtype cell, and adds X.
+- a note that names none reaches tensors only (aclTensor*, aclTensorList*: an attribute's dtype
+  cell names its C type's dtype, which no product note is about), and of them:
+- "不支持 X" every tensor whose dtype cell lists one of X, removing X;
+- "支持 / 仅支持 X" every tensor whose dtype cell shares a dtype with X, giving it the dtypes of X
+  its cell lists (a note names what the line supports out of the table's union; a dtype of X in no
+  reached cell is not attributed, and the note goes to review);
+- "额外支持 X" every tensor with a dtype cell, adding X.
 A parameter already given dtypes for a product by an earlier note starts from those. A note whose
 sentence says more than the note, or lists a dtype the vocabulary does not know where it matters
 (supported, not excluded), is also sent to review; a conditional one ("当…时，不支持X") is not
@@ -69,10 +71,13 @@ def _bare_list(body: str, vocab: Vocabulary) -> Note | None:
     return Note("only", dtypes, (), (), True) if tokens and len(dtypes) == len(tokens) else None
 
 
-def apply_note(note: Note, products: list[str], rows: list[ParamRow]) -> bool:
-    """Record the note on the rows it reaches; False when it reaches none or leaves something
-    unattributed (the caller sends the sentence to review)."""
-    reached = [r for r in rows if _reaches(note, r)]
+def apply_note(note: Note, products: list[str], rows: list[ParamRow],
+               tensors: set[str] | None = None) -> bool:
+    """Record the note on the rows it reaches (``tensors``: the names of the tensor parameters,
+    None: every row is one); False when it reaches none or leaves something unattributed (the
+    caller sends the sentence to review)."""
+    reached = [r for r in rows if _reaches(note, r)
+               and (note.names or tensors is None or r.name in tensors)]
     complete = note.complete and bool(reached) and bool(products)
     if note.op != "remove" and note.unknown:
         complete = False

@@ -44,7 +44,9 @@ def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
     if params is None:
         raise PageError(page, "parameter table", f"the {section.title} section describes no parameters")
     errors = read_errors(doc, section, vocab, unread)
-    _product_notes(doc, params, vocab, unread, {e.text.where.line for e in errors})
+    tensors = {p.name for p in prototype.params if p.ctype.startswith("aclTensor")} | {
+        r.name for r in params.rows if (r.ctype or "").startswith("aclTensor")}
+    _product_notes(doc, params, vocab, unread, {e.text.where.line for e in errors}, tensors)
     _other_tables(doc, params, unread)
     constraints = read_constraints(doc)
     names = {p.name for p in prototype.params}
@@ -103,7 +105,7 @@ def _declarations_text(doc: Page) -> str:
 
 
 def _product_notes(doc: Page, params: ParamDescription, vocab: Vocabulary, unread: list[Sentence],
-                   error_lines: set[int]) -> None:
+                   error_lines: set[int], tensors: set[str]) -> None:
     """Product-specific dtype notes below the table, nested under a parameter's bullet, or in a
     usage cell; a sentence after the table that is no such note (nor an error row) goes to
     ``unread``."""
@@ -124,14 +126,14 @@ def _product_notes(doc: Page, params: ParamDescription, vocab: Vocabulary, unrea
         where = Where(params.path, item.line)
         inherited = context[1] if context else []
         products = _note(item.text, terms(item.raw), inherited, rows, vocab, unread, where,
-                         names=names)
+                         names=names, tensors=tensors)
         if products and item.text.rstrip().endswith(("：", ":")):
             context = (item.indent, products)
 
 
 def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRow],
           vocab: Vocabulary, unread: list[Sentence], where: Where, *, quiet: bool = False,
-          names: list[str] | None = None) -> list[str]:
+          names: list[str] | None = None, tensors: set[str] | None = None) -> list[str]:
     """Apply one note; returns the products its label names. ``quiet``: a sentence that is no
     note is already kept elsewhere (a usage sentence), so it does not go to ``unread``."""
     label, _, body = text.partition("：") if "：" in text else text.partition(":")
@@ -141,11 +143,13 @@ def _note(text: str, labels: list[str], inherited: list[str], rows: list[ParamRo
     prefix = f"{label.strip()}：" if products else ""  # a part of several keeps the label
     if not products:
         products, body = inherited, text
-    for part in sentences(body) if products else []:
+    # one note per clause: "x元素值仅支持为1；y数据类型不支持INT64。" is about y's dtypes only
+    parts = [p.strip() for s in sentences(body) for p in re.split(r"(?<=[；;])", s) if p.strip()]
+    for part in parts if products else []:
         note = parse_note(part, names if names is not None else [r.name for r in rows], vocab)
         if note is not None and names is None:  # a usage cell's or nested bullet's note: its param
             note = replace(note, names=tuple(r.name for r in rows))
-        if (note is None or not apply_note(note, products, rows)) and not quiet:
+        if (note is None or not apply_note(note, products, rows, tensors)) and not quiet:
             unread.append(Sentence(text if part == body.strip() else prefix + part, where))
     if not products and body.strip() and not quiet and not _is_label(text):
         unread.append(Sentence(text, where))
