@@ -6,6 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from conformance.cli import compare as cli_compare
+from conformance.cli import draft as cli_draft
 from conformance.cli import explain as cli_explain
 from conformance.cli import report as cli_report
 from conformance.cli import run as cli_run
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_explain.add_parsers(sub)
     cli_compare.add_parsers(sub)
     cli_report.add_parsers(sub)
+    cli_draft.add_parsers(sub)
     for name in SPEC_COMMANDS:  # the commands that read specs take more packs
         sub.choices[name].add_argument("--specs", action="append", metavar="DIR", help=(
             "a directory of spec files to load besides the shipped ones (repeat); they share the "

@@ -1,0 +1,109 @@
+"""Clauses on the non-tensor parameters: value_in (an int attribute's enumerated values), a
+dimension of a tensor (dim within its rank: an ``expr`` clause), a sign (n >= 0), an int array's
+length. Their codes come from the error rows; values the usage notes list without a row are
+``unspecified``."""
+from __future__ import annotations
+
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Sentence
+from conformance.draft.usage import enumeration
+
+
+def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]:
+    """Each int attribute's enumerated values from its usage notes (marking the sentence used)."""
+    out = {}
+    for name in ctx.of_kind("int"):
+        row = ctx.rows.get(name)
+        for s in row.usage if row is not None else ():
+            values = enumeration(s.text)
+            if values:
+                out[name] = (values, s)
+                ctx.used.add(s)
+                break
+    return out
+
+
+def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """value_in for int attributes: the usage notes' values, or the error row's range; the row's
+    code when it names the attribute."""
+    documented = attribute_values(ctx)
+    clauses = []
+    for name in ctx.of_kind("int"):
+        readings = [e for e in evidence if name in e.params]
+        values = documented[name][0] if name in documented else None
+        if values is None:
+            stated = next((e.limits["values"] for e in readings if "values" in e.limits), None)
+            values = {v: str(v) for v in stated} if stated else None
+        if values is None:
+            continue
+        if any(not v.lstrip("-").isdigit() for v in values.values()):  # named: 0('none')
+            ctx.params[name]["values"] = dict(values)
+        sentences = [*(e.sentence for e in readings), *([documented[name][1]] if name in documented else [])]
+        clauses.append({"id": ctx.new_id("VALUE"), "source": source(sentences), "kind": "value_in",
+                        "params": [name], "values": sorted(values),
+                        "on_violation": readings[0].status if readings else "unspecified",
+                        "_evidence": readings})
+    return clauses
+
+
+def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
+    """An int (or int array) attribute naming a dimension of a tensor: within [-max(rank, 1),
+    max(rank, 1) - 1] (the page's [-self.dim(), self.dim()-1], [-1, 0] for a 0-d self)."""
+    attrs, tensors = ctx.of_kind("int", "int_array"), ctx.tensors
+    found: dict[tuple[str, str], list[Evidence]] = {}
+    for e in evidence:
+        named_attrs = [p for p in e.params if p in attrs]
+        named_tensors = [p for p in e.params if p in tensors]
+        inputs = [t for t in tensors if ctx.params[t]["role"] == "input"]
+        tensor = (named_tensors or inputs or [None])[0]
+        if len(named_attrs) == 1 and tensor is not None:
+            found.setdefault((named_attrs[0], tensor), []).append(e)
+    clauses = []
+    for (attr, tensor), readings in found.items():
+        if not expressible(attr, tensor):
+            continue
+        bound = f"max({tensor}.rank, 1)"
+        if ctx.params[attr]["kind"] == "int":
+            text = f"{attr} >= -{bound} and {attr} < {bound}"
+        else:
+            text = f"len({attr}) == 0 or (min({attr}) >= -{bound} and max({attr}) < {bound})"
+        if ctx.params[attr].get("optional"):
+            text = f"not present({attr}) or {text}"
+        requires = [cid for cid, params in null_ids.items() if tensor in params]
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source(e.sentence for e in readings),
+                        "kind": "expr", "requires": requires, "all": [text],
+                        "on_violation": readings[0].status, "_evidence": readings,
+                        "_break": ("dim_above", attr), "_dim": (attr, tensor)})
+    return clauses
+
+
+def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"n小于0" → n >= 0; "p小于等于0" → p > 0 (int and float attributes)."""
+    clauses = []
+    for e in evidence:
+        attrs = [p for p in e.params if p in ctx.of_kind("int", "float")]
+        if len(attrs) != 1 or not expressible(attrs[0]):
+            continue
+        attr, positive = attrs[0], e.limits["positive"]
+        text = f"{attr} {'>' if positive else '>='} 0"
+        if ctx.params[attr].get("optional"):
+            text = f"not present({attr}) or {text}"
+        bad = [0, -1] if positive else [-1]
+        if ctx.params[attr]["kind"] == "float":
+            bad = [float(v) for v in bad]
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                        "all": [text], "on_violation": e.status, "_evidence": [e],
+                        "break": {attr: {"sampled": bad}}, "_sign": (attr, positive)})
+    return clauses
+
+
+def length(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"padding的长度不等于6" → length 6 (int arrays)."""
+    clauses = []
+    for e in evidence:
+        arrays = [p for p in e.params if p in ctx.of_kind("int_array")]
+        if arrays:
+            clauses.append({"id": ctx.new_id("LENGTH"), "source": source([e.sentence]), "kind": "length",
+                            "params": arrays, "length": e.limits["length"], "on_violation": e.status,
+                            "_evidence": [e]})
+    return clauses

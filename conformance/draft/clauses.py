@@ -1,0 +1,159 @@
+"""PageFacts → the constraints of a drafted spec, in the suite's format.
+
+Every error-table sentence is read by a pattern (patterns.py) into evidence: a clause kind, the
+parameters it names, its code. The parameter table gives the lists and limits (dtypes per product,
+formats, ranks, values) and, in its usage notes, relations without codes. A clause carries the code
+of the rows that speak of it, else ``on_violation: unspecified``. Whatever no pattern read, and
+every usage or constraints sentence that looks like a promise but went into no clause, becomes a
+``kind: review`` clause quoting it, with where it is and the closest pattern.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from conformance.draft import attr_clauses, behaviors, relations, table_clauses
+from conformance.draft.context import Clause, Context, Evidence, build_context, source
+from conformance.draft.facts import PageFacts, Sentence
+from conformance.draft.patterns import closest, match
+from conformance.draft.usage import looks_like_constraint
+from conformance.spec.vocabulary import Vocabulary
+
+_SPLIT = re.compile(r"[。；;\n]+")
+
+
+@dataclass(frozen=True)
+class RowOutcome:
+    """What became of one sentence of the error table."""
+
+    row: int  # index into PageFacts.errors
+    sentence: Sentence
+    pattern: str | None  # the pattern that read it
+    checkable: bool  # a clause judges it with the row's code
+    reviewed: bool  # it is a review clause
+
+
+@dataclass
+class Draft:
+    ctx: Context
+    clauses: list[Clause] = field(default_factory=list)  # the judged ones (and behaviors)
+    reviews: list[Clause] = field(default_factory=list)
+    outcomes: list[RowOutcome] = field(default_factory=list)
+
+    @property
+    def facts(self) -> PageFacts:
+        return self.ctx.facts
+
+    @property
+    def constraints(self) -> list[Clause]:
+        return [*self.clauses, *self.reviews]
+
+    def review(self, sentence: Sentence, closest_name: str | None = None, doc: str = "upstream") -> None:
+        """A review clause quoting ``sentence`` (once per sentence and place)."""
+        src = {**source([sentence]), "doc": doc}
+        if any(c["source"] == src for c in self.reviews):
+            return
+        clause: Clause = {"id": self.ctx.new_id("REVIEW"), "kind": "review", "source": src}
+        if closest_name:
+            clause["closest"] = closest_name
+        self.reviews.append(clause)
+
+
+def sentences(facts: PageFacts) -> list[tuple[int, str, Sentence]]:
+    """(row index, status, sentence) for each sentence of each error row."""
+    out = []
+    for i, row in enumerate(facts.errors):
+        parts = [p.strip(" ，,") for p in _SPLIT.split(row.text.text) if p.strip(" ，,")]
+        out += [(i, row.status, Sentence(p, row.text.where)) for p in parts or [row.text.text]]
+    return out
+
+
+def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
+    """The clauses of one page (a PageError when the page leaves nothing the suite can run)."""
+    draft = Draft(build_context(facts, vocab))
+    ctx = draft.ctx
+    names = [*ctx.params, *ctx.omitted]
+    evidence: dict[str, list[Evidence]] = {}
+    read: list[tuple[int, Sentence, str | None, list[Evidence]]] = []
+    unknown_status: set[str] = set()
+    for row, status, sentence in sentences(facts):
+        found = match(sentence.text, names)
+        code = facts.errors[row].code
+        if status not in vocab.status_codes and code is not None and re.fullmatch(r"ACLNN_[A-Z_]+", status):
+            ctx.new_statuses.setdefault(status, code)  # the pack vocabulary adds it
+        elif status not in vocab.status_codes:
+            unknown_status.add(status)
+            status = "unspecified"
+        mine = [Evidence(k, found.pattern, found.params, status, sentence, found.limits, row)
+                for k in found.kinds] if found else []
+        for e in mine:
+            evidence.setdefault(e.kind, []).append(e)
+        read.append((row, sentence, found.pattern if found else None, mine))
+    draft.clauses = _build(ctx, evidence, draft)
+    _outcomes(draft, read)
+    for status in sorted(unknown_status):
+        first = next(s for _, st, s in sentences(facts) if st == status)
+        draft.review(Sentence(f"{status}: {first.text}", first.where), "status code")
+    _unused(draft)
+    return draft
+
+
+def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Clause]:
+    null = table_clauses.not_null(ctx, ev.get("not_null", []))
+    null_ids = {c["id"]: c["params"] for c in null}
+    bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
+    return [*null,
+            *table_clauses.dtype_in(ctx, ev.get("dtype_in", []), draft.review),
+            *relations.relation(ctx, "same_dtype", ev.get("same_dtype", [])),
+            *bcast,
+            *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
+            *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
+            *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
+            *attr_clauses.value_in(ctx, ev.get("value_in", [])),
+            *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
+            *attr_clauses.sign(ctx, ev.get("sign", [])),
+            *attr_clauses.length(ctx, ev.get("length", [])),
+            *table_clauses.format_in(ctx, ev.get("format_in", []), draft.review),
+            *relations.empty_tensors(ctx, null_ids),
+            *behaviors.contiguity(ctx),
+            *behaviors.page_behaviors(ctx)]
+
+
+def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evidence]]]) -> None:
+    """Which sentences a coded clause encodes; the others (bar a platform row) are reviewed."""
+    encoded = {id(e): c for c in draft.clauses for e in c.get("_evidence", [])}
+    for row, sentence, pattern, mine in read:
+        clauses = [encoded[id(e)] for e in mine if id(e) in encoded]
+        checkable = any(str(c.get("on_violation", "")).startswith("ACLNN_") for c in clauses)
+        platform = pattern is not None and not mine  # read: the product-support section says it
+        reviewed = not clauses and not platform
+        if reviewed:
+            draft.review(sentence, pattern or closest(sentence.text))
+        draft.outcomes.append(RowOutcome(row, sentence, pattern, checkable, reviewed))
+
+
+def _unused(draft: Draft) -> None:
+    """Review clauses for what the page says that no clause encodes: usage notes and constraints
+    sentences that look like promises, every sentence the reader could not place, and the
+    parameters the spec language cannot pass."""
+    ctx = draft.ctx
+    for row in ctx.facts.params:
+        for s in row.usage:
+            if s not in ctx.used and looks_like_constraint(s.text):
+                draft.review(s, closest(s.text))
+    for s in ctx.facts.constraints:
+        if looks_like_constraint(s.text):
+            draft.review(s, closest(s.text))
+    for s in ctx.facts.unread:
+        draft.review(s, closest(s.text))
+    rows = ctx.rows
+    for name, ctype in ctx.omitted.items():
+        where = rows[name].where if name in rows else ctx.facts.params[0].where if ctx.facts.params else None
+        if where is not None:
+            draft.review(Sentence(f"{name} ({ctype}): the spec language has no kind for this C type, so "
+                                  "the draft leaves the argument out and a backend cannot call the "
+                                  "operator with it", where), doc="contract")
+    for name in ctx.of_kind("float"):
+        if name in rows and any(p.name == name and p.ctype == "double" for p in ctx.facts.prototype):
+            draft.review(Sentence(f"{name} (double): the suite passes a float attribute as a C float",
+                                  rows[name].where), doc="contract")

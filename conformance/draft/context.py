@@ -1,0 +1,163 @@
+"""What drafting knows about one page while it builds clauses: the spec's parameters and products,
+the page's parameter rows, the sentences used so far, clause ids and quoting.
+
+A clause dict may carry private keys (``_evidence``: the error-row readings it encodes, ``_break``:
+a break the generate section resolves to draw names); emit.py drops every key starting with ``_``.
+"""
+from __future__ import annotations
+
+import keyword
+import re
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.draft.facts import PageError, PageFacts, ParamRow, Sentence, Where
+from conformance.spec.vocabulary import Vocabulary
+
+Clause = dict[str, Any]
+
+#: The spec kind of each C type the suite can pass (others cannot be expressed: see ``omitted``).
+KINDS = {"aclTensor*": "tensor", "aclIntArray*": "int_array", "int64_t": "int", "int32_t": "int",
+         "int": "int", "bool": "bool", "double": "float", "float": "float"}
+#: A clause id's middle part per kind (behavior clauses are named by what they check).
+ID_PARTS = {"not_null": "NULL", "dtype_in": "DTYPE", "same_dtype": "SAME-DTYPE", "format_in": "FORMAT",
+            "rank_in": "RANK", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST", "value_in": "VALUE",
+            "contiguous": "CONTIGUOUS", "expr": "EXPR", "review": "REVIEW"}
+
+
+@dataclass(frozen=True, eq=False)  # each reading is itself (its limits dict is no key)
+class Evidence:
+    """One error-row sentence read by a pattern: the clause kind, the parameters, the row's code."""
+
+    kind: str
+    pattern: str
+    params: tuple[str, ...]
+    status: str
+    sentence: Sentence
+    limits: dict[str, Any]
+    row: int  # the index of its error row in PageFacts.errors
+
+
+@dataclass
+class Context:
+    facts: PageFacts
+    vocab: Vocabulary
+    params: dict[str, dict[str, Any]]  # the spec's params (kind, role, optional, values)
+    products: list[str]
+    new_products: dict[str, str]  # product id → label, for lines the vocabulary lacks
+    omitted: dict[str, str]  # parameters the spec language cannot express: name → C type
+    new_statuses: dict[str, int] = field(default_factory=dict)  # status names the vocabulary lacks
+    used: set[Sentence] = field(default_factory=set)  # usage sentences some clause encodes
+    ids: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> dict[str, ParamRow]:
+        return {r.name: r for r in self.facts.params}
+
+    def of_kind(self, *kinds: str) -> list[str]:
+        return [n for n, p in self.params.items() if p["kind"] in kinds]
+
+    @property
+    def tensors(self) -> list[str]:
+        return self.of_kind("tensor")
+
+    def required_pointers(self) -> list[str]:
+        return [n for n, p in self.params.items()
+                if p["kind"] in ("tensor", "int_array") and not p.get("optional")]
+
+    def new_id(self, part: str) -> str:
+        self.ids[part] = self.ids.get(part, 0) + 1
+        n = self.ids[part]
+        return f"{prefix(self.facts.api)}-{part}" + (f"-{n}" if n > 1 else "")
+
+
+def expressible(*names: str) -> bool:
+    """Whether clause expressions can name these parameters (a C name such as ``lambda`` or
+    ``from`` is a Python keyword: the expression parser cannot)."""
+    return not any(keyword.iskeyword(n) for n in names)
+
+
+def prefix(api: str) -> str:
+    """The clause-id prefix of an api: its capitals and digits (aclnnMseLossBackward → MLB)."""
+    name = api[len("aclnn"):] if api.startswith("aclnn") else api
+    letters = "".join(c for c in name if c.isupper() or c.isdigit()) or name[:1].upper()
+    return letters if letters[0].isalpha() else "OP" + letters
+
+
+def source(sentences: Iterable[Sentence]) -> dict[str, str]:
+    """A clause's source: the sentences' text (joined by " / ") and where they are."""
+    unique = list(dict.fromkeys(sentences))
+    return {"doc": "upstream", "quote": " / ".join(dict.fromkeys(s.text for s in unique)),
+            "where": places(s.where for s in unique)}
+
+
+def places(wheres: Iterable[Where]) -> str:
+    """Where.describe() of each place, rows of one table said once: "<section>, parameters table,
+    rows 1, 2 (lines 93, 103)"."""
+    groups: dict[tuple[str, str | None], list[Where]] = {}
+    for w in dict.fromkeys(wheres):
+        groups.setdefault((w.section, w.table), []).append(w)
+    out = []
+    for (section, table), ws in groups.items():
+        if len(ws) == 1:
+            out.append(ws[0].describe())
+            continue
+        rows = ", ".join(dict.fromkeys(str(w.row) for w in ws if w.row))
+        lines = ", ".join(dict.fromkeys(str(w.line) for w in ws))
+        at = f", {table} table" + (f", rows {rows}" if rows else "") if table else ""
+        out.append(f"{section}{at} (lines {lines})")
+    return "; ".join(out)
+
+
+def slug(label: str) -> str:
+    text = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    return text or f"product-{zlib.crc32(label.encode()):08x}"  # a label of no ASCII at all
+
+
+def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
+    """The spec parameters (by the prototype's order and C types, the table's directions) and
+    products of a page; a PageError when nothing the suite can run is left."""
+    rows = {r.name: r for r in facts.params}
+    params: dict[str, dict[str, Any]] = {}
+    omitted: dict[str, str] = {}
+    for p in facts.prototype:
+        kind = KINDS.get(p.ctype)
+        if kind is None:
+            omitted[p.name] = p.ctype
+            continue
+        row = rows.get(p.name)
+        output = row.direction == "output" if row is not None else not p.const
+        role = ("output" if output else "input") if kind == "tensor" else "attr"
+        params[p.name] = {"kind": kind, "role": role}
+        if p.optional or (row is not None and row.optional):
+            params[p.name]["optional"] = True
+    if not any(p["kind"] == "tensor" for p in params.values()):
+        raise PageError(facts.page, "function prototype", "no aclTensor* parameter the suite can pass")
+    products, new = _products(facts, vocab)
+    return Context(facts, vocab, params, products, new, omitted)
+
+
+def product_id(label: str, vocab: Vocabulary) -> str:
+    """The id of a product line the reader did not map: a known id its label (or a part of it
+    between "/") slugs to, as "Atlas A3 系列产品" → atlas-a3, else the slug of the label."""
+    for part in (label, *label.split("/")):
+        known = vocab.product(slug(part))
+        if known is not None:
+            return known
+    return slug(label)
+
+
+def _products(facts: PageFacts, vocab: Vocabulary) -> tuple[list[str], dict[str, str]]:
+    products: list[str] = []
+    new: dict[str, str] = {}
+    for fact in facts.products:
+        pid = fact.product or product_id(fact.label, vocab)
+        if pid not in vocab.products:
+            new.setdefault(pid, fact.label)
+        if fact.supported and pid not in products:
+            products.append(pid)
+    if not products:
+        raise PageError(facts.page, "product support", "no product line is marked supported")
+    return products, new

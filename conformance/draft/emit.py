@@ -1,0 +1,153 @@
+"""A drafted spec: the dict in the suite's format, its YAML text (with a header saying it is a draft
+and how much a person must review), and the vocabulary additions a pack of drafts needs."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from conformance.draft.clauses import Draft, draft_clauses
+from conformance.draft.context import product_id, source
+from conformance.draft.facts import PageFacts, Sentence, Where
+from conformance.draft.generate_section import generate_section
+from conformance.spec.vocabulary import Vocabulary
+
+
+@dataclass
+class DraftedSpec:
+    api: str
+    spec: dict[str, Any]
+    text: str
+    draft: Draft
+
+    @property
+    def reviews(self) -> int:
+        return len(self.draft.reviews)
+
+
+def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpec:
+    """The spec of one page; ``document`` names it as "<repo>: <path>" (documents.upstream)."""
+    draft = draft_clauses(facts, vocab)
+    generate = generate_section(draft.ctx, draft.clauses, draft.review)
+    spec = spec_dict(draft, generate, document)
+    return DraftedSpec(facts.api, spec, spec_yaml(spec, draft, document), draft)
+
+
+def spec_dict(draft: Draft, generate: dict[str, Any], document: str) -> dict[str, Any]:
+    ctx, facts = draft.ctx, draft.facts
+    unsupported = {}
+    for p in facts.products:
+        pid = p.product or product_id(p.label, ctx.vocab)
+        if not p.supported and pid not in ctx.products and pid not in unsupported:
+            unsupported[pid] = source([_said(p.label, p.where)])
+    spec: dict[str, Any] = {
+        "api": facts.api,
+        "summary": _summary(facts),
+        "documents": {"upstream": document},
+        "doc_version": doc_version(facts),
+        "products": list(ctx.products),
+    }
+    if unsupported:
+        spec["unsupported"] = unsupported
+    spec["params"] = {name: dict(p) for name, p in ctx.params.items()}
+    spec["generate"] = generate
+    spec["constraints"] = [_public(c) for c in draft.constraints]
+    return spec
+
+
+def _summary(facts: PageFacts) -> str:
+    """The 接口功能 sentence without its label, else the api."""
+    if facts.function is None:
+        return facts.api
+    return re.sub(r"^\s*(?:接口功能|算子功能|功能)\s*[:：]\s*", "", facts.function.text) or facts.api
+
+
+def _said(label: str, where: Where) -> Sentence:
+    return Sentence(f"{label}：不支持", where)
+
+
+def doc_version(facts: PageFacts) -> dict[str, str]:
+    """The page's revision and date when the reader had them; else the day it was drafted."""
+    if facts.revision:
+        out = {"revision": facts.revision}
+        if facts.date:
+            out["date"] = facts.date
+        return {**out, "page": facts.page}
+    return {"release": "unversioned page", "date": facts.date or dt.date.today().isoformat(),
+            "page": facts.page}
+
+
+_FIRST = ("id", "source", "kind", "params")
+
+
+def _public(clause: dict[str, Any]) -> dict[str, Any]:
+    """The clause as the spec says it: id, source, kind, params first; private keys dropped."""
+    ordered = {k: clause[k] for k in _FIRST if k in clause}
+    return {**ordered, **{k: v for k, v in clause.items() if k not in ordered and not k.startswith("_")}}
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style, except short mappings of scalars and lists of scalars (one line each)."""
+
+
+_SCALARS = (int, float, bool, str)
+
+
+def _flow(value: Any) -> bool:
+    scalars = value.values() if isinstance(value, dict) else value
+    return all(isinstance(v, _SCALARS) and len(str(v)) <= 40 for v in scalars)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(),
+                                    flow_style=bool(data) and _flow(data) and len(data) <= 6)
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data,
+                                     flow_style=all(isinstance(v, (*_SCALARS, list)) for v in data))
+
+
+_Dumper.add_representer(dict, _represent_dict)
+_Dumper.add_representer(list, _represent_list)
+
+
+def spec_yaml(spec: dict[str, Any], draft: Draft, document: str) -> str:
+    version = spec["doc_version"]
+    at = version["revision"][:12] if "revision" in version else version["release"]
+    omitted = draft.ctx.omitted
+    lines = [f"# DRAFT of {spec['api']}, written by `conformance draft` from {document} ({at}"
+             f"{', ' + version['date'] if 'date' in version else ''}).",
+             f"# A person must check it: {len(draft.reviews)} review clause(s) quote what was not read "
+             "mechanically (kind: review: listed, never judged).",
+             "# There is no reference: numerics are reported 'no reference' (conformance run --golden "
+             "torch may stand in)."]
+    if omitted:
+        lines.append(f"# Not runnable as it is against a library: the spec language cannot pass "
+                     f"{', '.join(f'{n} ({t})' for n, t in omitted.items())}.")
+    body = yaml.dump(spec, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+    return "\n".join(lines) + "\n" + body
+
+
+def vocabulary_additions(drafts: list[DraftedSpec]) -> dict[str, Any]:
+    """What a pack of drafts adds to the shipped vocabulary: product lines it lacks (id: a slug of
+    the label) and status codes it lacks; {} when nothing."""
+    products: dict[str, str] = {}
+    codes: dict[str, Counter[int]] = {}
+    for d in drafts:
+        for pid, label in d.draft.ctx.new_products.items():
+            products.setdefault(pid, label)
+        for name, code in d.draft.ctx.new_statuses.items():
+            codes.setdefault(name, Counter())[code] += 1
+    # a status name the pages give different codes (a typo on some page): the most common one
+    statuses = {name: counted.most_common(1)[0][0] for name, counted in codes.items()}
+    out: dict[str, Any] = {}
+    if products:
+        out["products"] = [{"id": pid, "doc_names": [label]} for pid, label in products.items()]
+    if statuses:
+        out["status_codes"] = [{"name": n, "code": c} for n, c in statuses.items()]
+    return out

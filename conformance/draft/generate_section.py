@@ -1,0 +1,231 @@
+"""The ``generate`` section of a drafted spec: shapes that follow from its clauses.
+
+Tensors tied by same_shape share one shape draw (its rank range from the table and the rank_in
+clauses); a broadcasting group is drawn as a ``full`` shape with ``sub_broadcast`` members and
+its result as their ``broadcast`` (as specs/aclnnMseLossBackward.yaml does); enumerated int
+attributes are ``sampled``, bools sampled from [true, false], floats from a few small values.
+What the clauses do not pin (a tensor related to no other, an int without values, an int array)
+gets a best guess and a review clause saying so. Clause breaks the relation builders asked for
+(``_break``) are resolved to these draw names here.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance.draft.context import Clause, Context, expressible
+from conformance.draft.facts import Sentence
+
+VIEWS = ["strided", "transposed", "offset", "stride0"]
+FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
+DEFAULT_RANKS = (1, 4)  # a shape's rank range when the page gives none (a guess)
+MAX_RANK = 8  # the aclnn limit most pages state; larger draws only cost time
+Review = Callable[..., None]
+
+
+class _Shapes:
+    """Tensors in classes of one shape (same_shape clauses), and the draw each class uses."""
+
+    def __init__(self, ctx: Context, clauses: list[Clause]) -> None:
+        self.ctx, self.clauses = ctx, clauses
+        self.parent = {t: t for t in ctx.tensors}
+        for c in clauses:
+            if c["kind"] == "same_shape":
+                for p in c["params"][1:]:
+                    self.parent[self.rep(p)] = self.rep(c["params"][0])
+        self.draws: dict[str, dict[str, Any]] = {}
+        self.of: dict[str, str] = {}  # tensor → the draw giving its shape
+        self.guessed: list[str] = []
+        self.full: str | None = None  # the broadcasting group's whole shape, if any
+
+    def rep(self, t: str) -> str:
+        while self.parent[t] != t:
+            t = self.parent[t]
+        return t
+
+    def members(self, t: str) -> list[str]:
+        return [m for m in self.ctx.tensors if self.rep(m) == self.rep(t)]
+
+    def ranks(self, names: list[str]) -> tuple[int, int, list[int] | None, bool]:
+        """(low, high, the allowed set when it has gaps, guessed) over the tensors' table ranks and
+        every rank_in clause on them."""
+        low, high, allowed, known = 0, MAX_RANK, None, False
+        for n in names:
+            row = self.ctx.rows.get(n)
+            if row is not None and row.rank is not None:
+                low, high, known = max(low, row.rank[0]), min(high, row.rank[1]), True
+        for c in self.clauses:
+            if c["kind"] == "rank_in" and set(c["params"]) & set(names):
+                low, high = max(low, c.get("min", low)), min(high, c.get("max", high))
+                if "ranks" in c:
+                    allowed = sorted(set(c["ranks"]) & set(allowed or c["ranks"]))
+                known = True
+        if allowed:
+            allowed = [r for r in allowed if low <= r <= high] or None
+        if not known or low > high:
+            return (*DEFAULT_RANKS, None, True)
+        return low, high, allowed, False
+
+    def empty(self, names: list[str]) -> str:
+        said_yes = {n for c in self.clauses for n in c.get("_empty", [])}
+        said_no = {n for c in self.clauses for n in c.get("_not_empty", [])}
+        return "any" if set(names) & said_yes and not set(names) & said_no else "none"
+
+    def shape_draw(self, name: str, names: list[str]) -> None:
+        low, high, allowed, guessed = self.ranks(names)
+        if guessed:
+            self.guessed += [n for n in names if n not in self.guessed]
+        rank: Any = [low, high]
+        if allowed and allowed != list(range(allowed[0], allowed[-1] + 1)):
+            self.draws[f"{name}_rank"] = {"sampled": allowed}
+            rank = f"{name}_rank"
+        elif allowed:
+            rank = [allowed[0], allowed[-1]]
+        self.draws[name] = {"shape": {"rank": rank, "dims": [1, 4], "empty": self.empty(names),
+                                      "max_numel": 2048}}
+
+
+def _broadcast(s: _Shapes, clauses: list[Clause]) -> bool:
+    """The broadcasting tensors drawn inside ``full``; False when no clause broadcasts."""
+    results = {c["_result"]: c for c in clauses if "_result" in c}
+    bcast = [c["params"] for c in clauses if c["kind"] == "broadcastable"]
+    group = [t for t in s.ctx.tensors if any(t in params for params in bcast)
+             or any(t in c["_members"] or (c["_into"] and t == r) for r, c in results.items())]
+    group = [t for t in group if not (t in results and not results[t]["_into"])]
+    if not group:
+        return False
+    full = s.full = "full" if "full" not in s.ctx.params else "full_shape"
+    s.shape_draw(full, group)
+    for t in group:
+        rep = s.rep(t)
+        if rep in s.of:
+            s.of[t] = s.of[rep]
+            continue
+        into = t in results and results[t]["_into"]
+        name = f"{rep}_shape"
+        s.draws[name] = {"expr": full} if into else {"sub_broadcast": full,
+                                                       "min_rank": s.ranks(s.members(t))[0]}
+        s.of[t] = s.of[rep] = name
+    for r, c in results.items():
+        if not c["_into"] and s.rep(r) not in s.of:
+            operands = ", ".join(dict.fromkeys(s.of[m] for m in c["_members"] if m in s.of))
+            name = f"{s.rep(r)}_shape"
+            s.draws[name] = {"expr": f"broadcast({operands})"} if operands else {"expr": full}
+            s.of[r] = s.of[s.rep(r)] = name
+    return True
+
+
+def _shapes(ctx: Context, clauses: list[Clause]) -> _Shapes:
+    s = _Shapes(ctx, clauses)
+    broadcasting = _broadcast(s, clauses)
+    main: str | None = next(iter(s.of.values()), None)
+    for t in ctx.tensors:
+        if t in s.of:
+            continue
+        rep, members = s.rep(t), s.members(t)
+        if rep in s.of:
+            s.of[t] = s.of[rep]
+        elif len(members) > 1 or main is None:
+            s.shape_draw(f"{rep}_shape", members)
+            s.of[t] = s.of[rep] = f"{rep}_shape"
+            main = main or s.of[t]
+        else:  # related to no other tensor: drawn like the first (an elementwise guess)
+            outputs = [r for r, c in ((c.get("_result"), c) for c in clauses) if r and not c["_into"]]
+            s.of[t] = s.of[outputs[0]] if broadcasting and outputs and outputs[0] in s.of else main
+            s.guessed.append(t)
+    return s
+
+
+def _draw(param: str) -> str:
+    """An attribute's draw: named after it, unless the name is a Python keyword (``from``)."""
+    return param if expressible(param) else f"{param}_value"
+
+
+def _dim_bound(s: _Shapes, clauses: list[Clause], name: str) -> str | None:
+    """max(rank, 1) of the tensor whose dimension attribute ``name`` is, over its draw."""
+    tensor = next((c["_dim"][1] for c in clauses if c.get("_dim", ("",))[0] == name), None)
+    return f"max(len({s.of[tensor]}), 1)" if tensor in s.of else None
+
+
+def _attribute(ctx: Context, s: _Shapes, name: str, clauses: list[Clause]) -> tuple[dict[str, Any], bool]:
+    """(the draw, guessed) of a non-tensor parameter."""
+    kind = ctx.params[name]["kind"]
+    bound = _dim_bound(s, clauses, name)
+    if bound is not None:  # a dimension of a tensor: any valid one
+        return ({"integers": [f"-{bound}", f"{bound} - 1"]} if kind == "int"
+                else {"below": f"[{bound}]"}), False
+    values = next((c["values"] for c in clauses if c["kind"] == "value_in" and name in c["params"]), None)
+    if kind == "int" and values:
+        return {"sampled": sorted(values)}, False
+    if kind == "bool":
+        return {"sampled": [True, False]}, False
+    positive = next((c["_sign"][1] for c in clauses if c.get("_sign", ("",))[0] == name), None)
+    if kind == "float":
+        return {"sampled": [v for v in FLOATS if v > 0] if positive else list(FLOATS)}, False
+    if kind == "int":
+        return {"integers": [1, 2] if positive else [0, 1]}, True
+    size = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]), 1)
+    return {"expr": f"[1] * {size}" if size != 1 else "[1]"}, True
+
+
+def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dict[str, Any]:
+    """The section, and each clause's ``_break`` resolved (a coded clause whose break cannot be
+    drawn becomes a review clause)."""
+    s = _shapes(ctx, clauses)
+    draws = dict(s.draws)
+    guessed_attrs = []
+    for name in ctx.params:
+        if ctx.params[name]["kind"] != "tensor":
+            draws[_draw(name)], guessed = _attribute(ctx, s, name, clauses)
+            if guessed:
+                guessed_attrs.append(name)
+    args = {name: (s.of[name] if p["kind"] == "tensor" else _draw(name)) for name, p in ctx.params.items()}
+    _resolve_breaks(ctx, s, clauses, review)
+    _review_guesses(ctx, s.guessed, guessed_attrs, review)
+    section: dict[str, Any] = {"draws": draws, "args": args}
+    if any(r.noncontiguous for r in ctx.facts.params if r.name in ctx.tensors):
+        section["views"] = list(VIEWS)
+    return section
+
+
+def _resolve_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Review) -> None:
+    for c in list(clauses):
+        if "_break" not in c:
+            continue
+        mode, param = c["_break"]
+        draw = _break_draw(s, mode, param) if mode != "dim_above" else None
+        if mode == "dim_above":  # a dimension past the last one
+            bound = _dim_bound(s, clauses, param)
+            c["break"] = ({param: {"integers": [bound, f"{bound} + 2"]}} if ctx.params[param]["kind"] == "int"
+                          else {param: {"mode": "above"}})
+        elif draw is not None:
+            c["break"] = {draw: {"mode": mode}}
+        elif str(c.get("on_violation", "")).startswith("ACLNN_"):  # a code needs a break
+            clauses.remove(c)
+            review(Sentence(c["source"]["quote"], _where(ctx, param)), "shape condition")
+
+
+def _break_draw(s: _Shapes, mode: str, param: str) -> str | None:
+    """The draw to break in ``mode`` for ``param``: its own draw when that is of the right op; for
+    a zero dim, the Shape it derives from (``full`` for a broadcasting tensor)."""
+    draw = s.of.get(param)
+    op = next(iter(s.draws.get(draw or "", {})), None)
+    if mode == "zero_dim" and op != "shape":
+        return s.full
+    wanted = {"perturb": "expr", "incompatible": "sub_broadcast", "zero_dim": "shape"}[mode]
+    return draw if op == wanted else None
+
+
+def _where(ctx: Context, param: str):  # noqa: ANN202 - a facts.Where
+    row = ctx.rows.get(param)
+    return row.where if row is not None else ctx.facts.params[0].where
+
+
+def _review_guesses(ctx: Context, tensors: list[str], attrs: list[str], review: Review) -> None:
+    if tensors:
+        review(Sentence(f"Drafted guess: no clause fixes the shapes of {', '.join(tensors)} (the draft "
+                        "draws them like the other tensors or in a default rank range): check the "
+                        "generate section", _where(ctx, tensors[0])), doc="contract")
+    for name in attrs:
+        review(Sentence(f"Drafted guess: the page lists no values for {name}; the draft draws a "
+                        "small one: check the generate section", _where(ctx, name)), doc="contract")

@@ -1,0 +1,159 @@
+"""Clauses relating tensors, from the error rows (with their codes) and the usage notes (without):
+same_dtype, broadcastable, the broadcast shape (an ``expr`` clause), same_shape, and what the
+usage notes say of empty tensors."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Sentence
+from conformance.draft.usage import empty_support, relations
+
+_PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
+
+
+def _members(ctx: Context, e: Evidence) -> list[str]:
+    tensors = ctx.tensors  # in the prototype's order (the first is the one others follow)
+    return tensors if e.limits.get("scope") == "all" else [t for t in tensors if t in e.params]
+
+
+def _inputs(ctx: Context) -> list[str]:
+    return [t for t in ctx.tensors if ctx.params[t]["role"] == "input"]
+
+
+def _noted(ctx: Context, kind: str) -> list[tuple[tuple[str, ...], Sentence]]:
+    """(tensors, sentence) for each relation of ``kind`` the usage notes (or the dtype cell's "与X
+    保持一致") state."""
+    out = []
+    tensors = ctx.tensors
+    for row in ctx.facts.params:
+        if row.name not in tensors:
+            continue
+        if kind == "same_dtype" and row.dtype_same_as in tensors and not row.dtypes:
+            cell = Sentence(f"{row.name}：与{row.dtype_same_as}一致", row.where)
+            out.append(((row.name, row.dtype_same_as), cell))
+        for s in row.usage:
+            said = relations(s.text, row.name, tensors, _inputs(ctx))
+            out += [(group, s) for k, group in said if k == kind]
+    return out
+
+
+def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
+    """Coded clauses from the error rows (one per distinct set of tensors); what the notes add
+    beyond them joins into unspecified clauses (tensors linked by notes, transitively)."""
+    coded: dict[tuple[str, ...], Clause] = {}
+    for e in evidence:
+        members = _members(ctx, e)
+        if len(members) < 2:
+            continue
+        clause = coded.setdefault(tuple(members), {
+            "id": ctx.new_id(_PART[kind]), "kind": kind, "params": members,
+            "on_violation": e.status, "_evidence": [], "_sentences": []})
+        clause["_evidence"].append(e)
+        clause["_sentences"].append(e.sentence)
+    groups: list[tuple[set[str], list[Sentence]]] = []
+    for group, sentence in _noted(ctx, kind):
+        ctx.used.add(sentence)
+        home = next((c for c in coded.values() if set(group) <= set(c["params"])), None)
+        if home is not None:
+            home["_sentences"].append(sentence)
+            continue
+        joined = [g for g in groups if g[0] & set(group)]
+        merged = (set(group).union(*(g[0] for g in joined)), [s for g in joined for s in g[1]] + [sentence])
+        groups = [g for g in groups if g not in joined] + [merged]
+    clauses = list(coded.values())
+    for names, sentences in groups:
+        clauses.append({"id": ctx.new_id(_PART[kind]), "kind": kind,
+                        "params": [t for t in ctx.tensors if t in names], "on_violation": "unspecified",
+                        "_evidence": [], "_sentences": sentences})
+    for c in clauses:
+        c["source"] = source(c.pop("_sentences"))
+    return clauses
+
+
+def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]],
+                     bcast: list[Clause]) -> list[Clause]:
+    """``R.shape == broadcast(...)`` (R an output) or ``broadcast(R.shape, ...) == R.shape`` (the
+    others broadcast into R) for each row or note saying which tensor holds the broadcast shape."""
+    found: dict[str, tuple[list[str], bool, str, list[Evidence], list[Sentence]]] = {}
+    for e in evidence:
+        names = _members(ctx, e)
+        result = e.limits.get("result")
+        if result not in names:
+            outputs = [n for n in names if ctx.params[n]["role"] == "output"]
+            result = outputs[0] if len(outputs) == 1 else None
+        others = [n for n in names if n != result]
+        if result is not None and not others:  # "out的shape与broadcast后的shape不一致": the inputs
+            others = [t for t in ctx.tensors if t != result and ctx.params[t]["role"] == "input"]
+        if result is None or not others:
+            continue
+        into = ctx.params[result]["role"] == "input" or "到" in e.sentence.text
+        entry = found.setdefault(result, (others, into, e.status, [], []))
+        entry[3].append(e)
+        entry[4].append(e.sentence)
+    for row in ctx.facts.params:
+        for s in row.usage:
+            for kind, group in relations(s.text, row.name, ctx.tensors, _inputs(ctx)):
+                if kind == "broadcast_of":
+                    ctx.used.add(s)
+                    entry = found.setdefault(group[0], (list(group[1:]), False, "unspecified", [], []))
+                    entry[4].append(s)
+    clauses = []
+    for result, (others, into, status, readings, sentences) in found.items():
+        clause = _broadcast_clause(ctx, result, others, into, null_ids, bcast)
+        if clause is not None:
+            clause.update({"source": source(sentences), "on_violation": status, "_evidence": readings})
+            clauses.append(clause)
+    return clauses
+
+
+def _broadcast_clause(ctx: Context, result: str, others: list[str], into: bool,
+                      null_ids: dict[str, list[str]], bcast: list[Clause]) -> Clause | None:
+    optional = {n for n, p in ctx.params.items() if p.get("optional")}
+    others = [n for n in others if n not in optional]
+    if result in optional or not others or not expressible(result, *others):
+        return None
+    shapes = ", ".join(f"{n}.shape" for n in others)
+    text = (f"broadcast({result}.shape, {shapes}) == {result}.shape" if into
+            else f"{result}.shape == broadcast({shapes})")
+    operands = [*others, result] if into else others
+    requires = [cid for cid, params in null_ids.items() if set(params) & {result, *others}]
+    covering = [c["id"] for c in bcast if set(c["params"]) >= set(operands)]
+    if len(operands) > 1 and not covering:  # broadcast() of shapes that do not broadcast raises
+        text = f"not broadcastable({', '.join(f'{n}.shape' for n in operands)}) or {text}"
+    return {"id": ctx.new_id("EXPR"), "kind": "expr", "requires": requires + covering[:1],
+            "all": [text], "_break": ("incompatible", others[0]) if into else ("perturb", result),
+            "_result": result, "_members": others, "_into": into}
+
+
+def empty_tensors(ctx: Context, null_ids: dict[str, list[str]]) -> list[Clause]:
+    """"支持空Tensor": a behavior clause over empty cases (and cases draw them); "不支持空Tensor":
+    empty ones are unspecified (an expr clause the generate section breaks with a zero dim)."""
+    said: dict[bool, list[tuple[str, Sentence]]] = {True: [], False: []}
+    for row in ctx.facts.params:
+        if row.name in ctx.tensors:
+            for s in row.usage:
+                verdict = empty_support(s.text)
+                if verdict is not None:
+                    said[verdict].append((row.name, s))
+                    ctx.used.add(s)
+    clauses = []
+    if said[False]:
+        names = list(dict.fromkeys(n for n, _ in said[False]
+                                   if not ctx.params[n].get("optional") and expressible(n)))
+        if names:
+            requires = [cid for cid, params in null_ids.items() if set(params) & set(names)]
+            clauses.append({"id": ctx.new_id("EMPTY"), "source": source(s for _, s in said[False]),
+                            "kind": "expr", "requires": requires,
+                            "all": [f"{n}.numel > 0" for n in names], "on_violation": "unspecified",
+                            "_break": ("zero_dim", names[0]), "_not_empty": names})
+    if any(expressible(n) for n, _ in said[True]):
+        names = list(dict.fromkeys(n for n, _ in said[True] if expressible(n)))
+        clauses.append({"id": ctx.new_id("EMPTY"), "source": source(s for _, s in said[True]),
+                        "kind": "behavior", "when": " or ".join(f"{n}.numel == 0" for n in names),
+                        "checks": ["status"], "_empty": names})
+    return clauses
+
+
+def flatten(groups: Iterable[list[Clause]]) -> list[Clause]:
+    return [c for g in groups for c in g]

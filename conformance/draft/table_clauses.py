@@ -1,0 +1,178 @@
+"""Clauses on single parameters, from the parameter table and the error rows that give their
+codes: not_null, dtype_in (per product), format_in, rank_in, value_in. A limit the table states but
+no error row speaks of is a clause with ``on_violation: unspecified``."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from conformance.draft.context import Clause, Context, Evidence, source
+from conformance.draft.facts import ParamRow, Sentence
+
+Review = Callable[[Sentence, str], None]  # (sentence, closest pattern) → a review clause
+
+
+def _scope(ctx: Context, e: Evidence, names: Iterable[str]) -> list[str]:
+    """The parameters of ``names`` a reading speaks of: those it names, or all for "输入或输出"."""
+    wanted = list(names)
+    return wanted if e.limits.get("scope") == "all" else [p for p in e.params if p in wanted]
+
+
+def not_null(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """One clause for the null-pointer rows (optional parameters never: their null is valid)."""
+    pointers = ctx.required_pointers()
+    params: list[str] = []
+    used = []
+    for e in evidence:
+        named = _scope(ctx, e, pointers)
+        generic = not e.params and not named  # "如果传入参数是必选输入…且是空指针"
+        params += pointers if generic else named
+        if named or generic:
+            used.append(e)
+    params = [p for p in pointers if p in params]
+    if not params:
+        return []
+    return [{"id": ctx.new_id("NULL"), "source": source(e.sentence for e in used), "kind": "not_null",
+             "params": params, "on_violation": used[0].status, "_evidence": used}]
+
+
+def _per_product(ctx: Context, name: str, seen: tuple[str, ...] = ()) -> dict[str, list[str]] | None:
+    """The tensor's dtypes per product (its own list and product notes, or those of the tensor
+    its dtype is "the same as"); None unless every product has some."""
+    row = ctx.rows.get(name)
+    if row is None:
+        return None
+    if not row.dtypes and row.dtype_same_as in ctx.rows and row.dtype_same_as not in seen:
+        return _per_product(ctx, row.dtype_same_as, (*seen, name))
+    table = {p: _canonical(ctx, row.product_dtypes.get(p, row.dtypes)) for p in ctx.products}
+    return table if all(table.values()) else None
+
+
+def _canonical(ctx: Context, names: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(d for n in names if (d := ctx.vocab.dtype(n)) is not None))
+
+
+def _coded(ctx: Context, evidence: list[Evidence], names: list[str]) -> dict[str, Evidence]:
+    """For each parameter of ``names``, the first reading giving it a code."""
+    out: dict[str, Evidence] = {}
+    for e in evidence:
+        for p in _scope(ctx, e, names):
+            out.setdefault(p, e)
+    return out
+
+
+def _guessed_first(ctx: Context, review: Review) -> list[Clause]:
+    """Cases are drawn in the dtypes of the first tensor on each product: where the page lists
+    none for it, the dtypes it lists for the others (or FLOAT), as a reviewed guess."""
+    first = ctx.tensors[0]
+    row = ctx.rows.get(first)
+    listed = {p: [d for n in ctx.tensors if n in ctx.rows
+                  for d in _canonical(ctx, ctx.rows[n].product_dtypes.get(p, ctx.rows[n].dtypes))]
+              for p in ctx.products}
+    anywhere = list(dict.fromkeys(d for v in listed.values() for d in v)) or ["FLOAT"]
+    table = {p: list(dict.fromkeys(v)) or anywhere for p, v in listed.items()}
+    where = row.where if row is not None else ctx.facts.params[0].where if ctx.facts.params else None
+    if where is not None:
+        review(Sentence(f"Drafted guess: the page lists no dtype of {first} on "
+                        f"{', '.join(p for p, v in listed.items() if not v) or 'some product'}; the draft "
+                        "draws the dtypes it lists for the other tensors", where), doc="contract")
+    return [{"id": ctx.new_id("DTYPE"), "source": source([Sentence(f"{first}：数据类型", where)])
+             if where is not None else {"doc": "contract", "quote": "no dtype listed", "where": "-"},
+             "kind": "dtype_in", "params": [first], "per_product": table, "on_violation": "unspecified"}]
+
+
+def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Clause]:
+    """Per-product dtype lists; a tensor whose dtype is "the same as X" shares X's list and code."""
+    tensors = ctx.tensors
+    guessed = [] if _per_product(ctx, tensors[0]) is not None else _guessed_first(ctx, review)
+    coded = _coded(ctx, evidence, tensors)
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for name in tensors:
+        table = _per_product(ctx, name)
+        if table is None:
+            continue
+        row = ctx.rows[name]
+        by = coded.get(name) or (coded.get(row.dtype_same_as) if not row.dtypes else None)
+        key = (tuple((p, tuple(v)) for p, v in table.items()), by.status if by else "unspecified")
+        groups.setdefault(key, []).append(name)
+    clauses = []
+    for (table, status), names in groups.items():
+        readings = list(dict.fromkeys(coded[n] for n in names if n in coded))
+        cells = [_dtype_cell(ctx.rows[n]) for n in names]
+        clauses.append({"id": ctx.new_id("DTYPE"),
+                        "source": source([*(e.sentence for e in readings), *cells]),
+                        "kind": "dtype_in", "params": names,
+                        "per_product": {p: list(v) for p, v in table}, "on_violation": status,
+                        "_evidence": readings})
+    return guessed + clauses
+
+
+def _dtype_cell(row: ParamRow) -> Sentence:
+    said = "、".join(row.dtypes) if row.dtypes else f"与{row.dtype_same_as}一致"
+    return Sentence(f"{row.name}：{said}", row.where)
+
+
+def format_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Clause]:
+    """Formats the vocabulary knows; a tensor listing no ND is left to a person (cases are ND)."""
+    tensors = ctx.tensors
+    coded = _coded(ctx, evidence, tensors)
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for name in tensors:
+        row = ctx.rows.get(name)
+        if row is None or not row.formats:
+            continue
+        known = [f for f in row.formats if f in ctx.vocab.formats]
+        if "ND" not in known or len(known) < len(row.formats):
+            review(Sentence(f"{name}：数据格式 {'、'.join(row.formats)}", row.where), "format not supported")
+            continue
+        key = (tuple(known), coded[name].status if name in coded else "unspecified")
+        groups.setdefault(key, []).append(name)
+    clauses = []
+    for (formats, status), names in groups.items():
+        readings = list(dict.fromkeys(coded[n] for n in names if n in coded))
+        cells = [Sentence(f"{n}：{'、'.join(ctx.rows[n].formats)}", ctx.rows[n].where) for n in names]
+        clauses.append({"id": ctx.new_id("FORMAT"),
+                        "source": source([*(e.sentence for e in readings), *cells]),
+                        "kind": "format_in", "params": names, "formats": list(formats),
+                        "on_violation": status, "_evidence": readings})
+    return clauses
+
+
+def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """The error rows' limits with their codes; the table's rank range beyond them, unspecified."""
+    groups: dict[tuple[Any, ...], tuple[list[str], list[Any]]] = {}
+
+    def add(name: str, limits: dict[str, Any], status: str, why: Any) -> None:
+        key = (tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in limits.items())), status)
+        names, whys = groups.setdefault(key, ([], []))
+        names.append(name) if name not in names else None
+        whys.append(why)
+
+    for name in ctx.tensors:
+        row = ctx.rows.get(name)
+        table = row.rank if row is not None else None
+        said: dict[str, Any] = {}
+        for e in evidence:
+            if name not in _scope(ctx, e, ctx.tensors):
+                continue
+            limits = {k: v for k, v in e.limits.items() if k in ("min", "max", "ranks")}
+            if e.limits.get("table") and table is not None:
+                limits = {"min": table[0], "max": table[1]} if table[0] > 0 else {"max": table[1]}
+            if limits:
+                add(name, limits, e.status, e)
+                said.update(limits)
+        if table is not None and row is not None:
+            cell = Sentence(f"{name}：维度 {table[0]}-{table[1]}", row.where)
+            if "max" not in said and "ranks" not in said:
+                add(name, {"max": table[1]}, "unspecified", cell)
+            if table[0] > 0 and "min" not in said and "ranks" not in said:
+                add(name, {"min": table[0]}, "unspecified", cell)
+    clauses = []
+    for (limits, status), (names, whys) in groups.items():
+        readings = [w for w in dict.fromkeys(whys) if isinstance(w, Evidence)]
+        sentences = [w.sentence if isinstance(w, Evidence) else w for w in dict.fromkeys(whys)]
+        clause = {"id": ctx.new_id("RANK"), "source": source(sentences), "kind": "rank_in",
+                  "params": names, **{k: list(v) if isinstance(v, tuple) else v for k, v in limits},
+                  "on_violation": status, "_evidence": readings}
+        clauses.append(clause)
+    return clauses

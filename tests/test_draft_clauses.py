@@ -1,0 +1,276 @@
+"""Drafting clauses from what a page says (conformance/draft/): the error-row patterns, hand-built
+PageFacts → exact clauses, the generate section, and a drafted spec that loads and builds cases."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from draft_facts import PRODUCTS, at, error, param, products, toy_dim, toy_loss
+
+from conformance.cases.oracle import explain
+from conformance.draft.clauses import draft_clauses
+from conformance.draft.context import prefix
+from conformance.draft.emit import draft_spec, vocabulary_additions
+from conformance.draft.facts import PageError, PrototypeParam, Sentence, Where
+from conformance.draft.pack import write_pack
+from conformance.draft.patterns import closest, match
+from conformance.draft.stats import page_stats
+from conformance.generate.build import broken_cases, build_case
+from conformance.generate.choosers import FixedChooser
+from conformance.generate.dry_run import load_operator
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir, vocabulary_for
+from conformance.spec.model import SpecSet
+from conformance.spec.vocabulary import Vocabulary
+
+NAMES = ("gradOutput", "self", "target", "weight", "out", "reduction", "dim", "padding", "n", "x1", "x2")
+
+
+@pytest.fixture(scope="module")
+def vocab() -> Vocabulary:
+    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
+
+
+# -- patterns: each phrasing (and real variants of it) → kind, parameters, limits -----------------
+@pytest.mark.parametrize("text, pattern, params, limits", [
+    ("传入的gradOutput、self、target或out是空指针时。", "null pointer",
+     ("gradOutput", "self", "target", "out"), {}),
+    ("如果传入参数是必选输入，输出或者必选属性，且是空指针，则返回161001。", "null pointer", (),
+     {"scope": "all"}),
+    ("self的数据类型不在支持的范围之内。", "dtype not supported", ("self",), {}),
+    ("self、target 或 out 的 dtype 不在支持范围内", "dtype not supported", ("self", "target", "out"), {}),
+    ("x1和x2的数据类型和数据格式不在支持的范围之内。", "dtype and format not supported", ("x1", "x2"), {}),
+    ("weight不为空指针时，数据类型或数据格式不在支持的范围之内。", "dtype and format not supported",
+     ("weight",), {}),
+    ("self的数据格式不在支持的范围之内。", "format not supported", ("self",), {}),
+    ("gradOutput、target的数据类型和self不同。", "dtypes differ", ("gradOutput", "target", "self"), {}),
+    ("self与out的数据类型不一致。", "dtypes differ", ("self", "out"), {}),
+    ("self和out的type不匹配", "dtypes differ", ("self", "out"), {}),
+    ("gradOutput、self和target的shape无法做broadcast。", "cannot broadcast",
+     ("gradOutput", "self", "target"), {}),
+    ("self和target的shape不满足broadcast规则。", "cannot broadcast", ("self", "target"), {}),
+    ("gradOutput、self和target做broadcast后的shape与out的shape不一致。", "broadcast shape differs",
+     ("gradOutput", "self", "target", "out"), {"result": "out"}),
+    ("out的shape不是self和targetbroadcast后的shape。", "broadcast shape differs", ("out", "self", "target"),
+     {"result": "out"}),
+    ("gradOutput不能broadcast到self的shape", "broadcast shape differs", ("gradOutput", "self"),
+     {"result": "self"}),
+    ("self和out的shape不一致。", "shapes differ", ("self", "out"), {}),
+    ("self与out的shape不同。", "shapes differ", ("self", "out"), {}),
+    ("gradOutput、self或target的shape超过8维。", "rank", ("gradOutput", "self", "target"), {"max": 8}),
+    ("self和out的维度大于8。", "rank", ("self", "out"), {"max": 8}),
+    ("gradOutput或self的shape dim大于8。", "rank", ("gradOutput", "self"), {"max": 8}),
+    ("self的维度不是4维或5维。", "rank", ("self",), {"ranks": [4, 5]}),
+    ("weight的维度不是零维，一维或二维", "rank", ("weight",), {"ranks": [0, 1, 2]}),
+    ("self的维度等于0。", "rank", ("self",), {"min": 1}),
+    ("输入或输出的参数维度不在支持的范围内。", "rank", (), {"table": True, "scope": "all"}),
+    ("dim的取值不在[-self.dim(), self.dim()-1]范围内。", "dimension range", ("dim", "self"), {}),
+    ("dim值不在self维度范围内", "dimension range", ("dim", "self"), {}),
+    ("reduction值不在0~2范围之内。", "value out of range", ("reduction",), {"values": [0, 1, 2]}),
+    ("reduction的值非0, 1, 2三值之一", "value out of range", ("reduction",), {"values": [0, 1, 2]}),
+    ("reduction不在指定的取值范围内。", "value out of range", ("reduction",), {"enumerated": True}),
+    ("padding的长度不等于6。", "length", ("padding",), {"length": 6}),
+    ("传入的n小于0。", "value sign", ("n",), {"positive": False}),
+    ("当前平台不在支持的平台范围内。", "platform not supported", (), {"scope": "all"}),
+])
+def test_each_phrasing_reads_as_its_pattern(text, pattern, params, limits):
+    found = match(text.rstrip("。"), NAMES)
+    assert found is not None, text
+    assert (found.pattern, found.params, found.limits) == (pattern, params, limits)
+
+
+@pytest.mark.parametrize("text", [
+    "当reduction的值为0时，self和target做broadcast后的shape与out的shape不一致。",  # conditional
+    "self和other无法做数据类型推导。",  # promotion: no clause kind
+    "target的每个元素都必须是偶数。",
+])
+def test_sentences_no_pattern_reads(text):
+    assert match(text, NAMES) is None
+
+
+def test_closest_names_the_nearest_phrasing():
+    assert closest("self和other无法做数据类型推导。") == "dtype promotion"
+    assert closest("alpha元素个数不为1。") == "element count"
+    assert closest("当reduction为0时，self和out的shape不一致") == "shapes differ"
+
+
+def test_prefix_is_the_capitals_of_the_api():
+    assert prefix("aclnnMseLossBackward") == "MLB"
+    assert prefix("aclnnReplicationPad3dBackward") == "RP3B"
+    assert prefix("aclnnAdd") == "A"
+
+
+# -- a whole page: exact clauses ------------------------------------------------------------------
+def _by_id(constraints):
+    return {c["id"]: c for c in constraints}
+
+
+def test_an_elementwise_loss_page_drafts_these_clauses(vocab):
+    d = draft_spec(toy_loss(), vocab, "toy/ops: toy/docs/aclnnToyLossBackward.md")
+    c = _by_id(d.spec["constraints"])
+    assert list(c) == ["TLB-NULL", "TLB-DTYPE", "TLB-DTYPE-2", "TLB-SAME-DTYPE", "TLB-BCAST", "TLB-EXPR",
+                       "TLB-RANK", "TLB-RANK-2", "TLB-RANK-3", "TLB-VALUE", "TLB-FORMAT",
+                       "TLB-NONCONTIGUOUS", "TLB-PHASE", "TLB-DETERMINISM", "TLB-VALUES", "TLB-REVIEW"]
+    assert c["TLB-NULL"]["params"] == ["gradOutput", "self", "target", "out"]
+    assert c["TLB-NULL"]["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR"
+    # gradOutput and target "与self一致" share self's list, product note and code; out has its own
+    assert c["TLB-DTYPE"]["params"] == ["gradOutput", "self", "target"]
+    assert c["TLB-DTYPE"]["per_product"] == {"atlas-a2": ["FLOAT", "FLOAT16", "BFLOAT16"],
+                                             "atlas-training": ["FLOAT", "FLOAT16"]}
+    assert c["TLB-DTYPE"]["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert (c["TLB-DTYPE-2"]["params"], c["TLB-DTYPE-2"]["on_violation"]) == (["out"], "unspecified")
+    assert c["TLB-SAME-DTYPE"]["params"] == ["gradOutput", "self", "target"]
+    assert c["TLB-BCAST"]["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert c["TLB-EXPR"]["all"] == ["out.shape == broadcast(gradOutput.shape, self.shape, target.shape)"]
+    assert c["TLB-EXPR"]["requires"] == ["TLB-NULL", "TLB-BCAST"]
+    assert c["TLB-EXPR"]["break"] == {"out_shape": {"mode": "perturb"}}
+    # the row says more than 8 dims (coded); the table's lower bound and out's are unspecified
+    assert (c["TLB-RANK"]["params"], c["TLB-RANK"]["max"], c["TLB-RANK"]["on_violation"]) == (
+        ["gradOutput", "self", "target"], 8, "ACLNN_ERR_PARAM_INVALID")
+    assert (c["TLB-RANK-2"]["min"], c["TLB-RANK-2"]["on_violation"]) == (1, "unspecified")
+    assert (c["TLB-RANK-3"]["params"], c["TLB-RANK-3"]["max"]) == (["out"], 8)
+    assert c["TLB-VALUE"]["values"] == [0, 1, 2]
+    assert c["TLB-VALUE"]["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert d.spec["params"]["reduction"]["values"] == {0: "none", 1: "mean", 2: "sum"}
+    assert c["TLB-DETERMINISM"]["checks"] == ["determinism"]
+    assert c["TLB-REVIEW"] == {
+        "id": "TLB-REVIEW", "kind": "review", "closest": "element count",
+        "source": {"doc": "upstream", "quote": "target的每个元素都必须是偶数",
+                   "where": "aclnnToyLossBackwardGetWorkspaceSize > 返回值, errors table, row 8 (line 224)"}}
+
+
+def test_every_clause_quotes_the_page_and_says_where(vocab):
+    d = draft_spec(toy_loss(), vocab, "toy/ops: x.md")
+    for c in d.spec["constraints"]:
+        assert c["source"]["quote"] and c["source"]["where"], c["id"]
+    bcast = d.spec["constraints"][4]["source"]["quote"]
+    assert bcast.startswith("gradOutput、self和target的shape无法做broadcast")
+    assert d.spec["doc_version"] == {"revision": "0123456789abcdef0123456789abcdef01234567",
+                                     "date": "2026-01-02", "page": "toy/docs/aclnnToyLossBackward.md"}
+    assert d.spec["unsupported"] == {"atlas-inference": {
+        "doc": "upstream", "quote": "Atlas 推理系列产品：不支持", "where": "产品支持情况 (line 12)"}}
+    assert d.spec["summary"] == "玩具损失函数的反向传播。"
+    assert "reference" not in d.spec
+
+
+def test_rows_become_checkable_clauses_or_reviews(vocab):
+    d = draft_spec(toy_loss(), vocab, "toy/ops: x.md")
+    stats = page_stats(d)
+    assert (stats["error_rows"], stats["error_rows_checkable"], stats["reviews"]) == (8, 7, 1)
+    assert stats["patterns"]["(no pattern)"] == 1 and stats["patterns"]["null pointer"] == 1
+    assert stats["clauses"]["dtype_in"] == 2 and stats["parameters"] == 5
+
+
+def test_a_dim_attribute_follows_the_tensor_rank(vocab):
+    d = draft_spec(toy_dim(), vocab, "toy/ops: y.md")
+    c = _by_id(d.spec["constraints"])
+    assert c["TD-EXPR"]["all"] == ["dim >= -max(self.rank, 1) and dim < max(self.rank, 1)"]
+    assert c["TD-EXPR"]["break"] == {"dim": {"integers": ["max(len(self_shape), 1)",
+                                                          "max(len(self_shape), 1) + 2"]}}
+    draws = d.spec["generate"]["draws"]
+    assert draws["dim"] == {"integers": ["-max(len(self_shape), 1)", "max(len(self_shape), 1) - 1"]}
+    # "shape与self一致" ties out to self's draw; "支持空Tensor" lets it be empty; rank 0-8
+    assert d.spec["generate"]["args"] == {"self": "self_shape", "dim": "dim", "out": "self_shape"}
+    assert draws["self_shape"]["shape"]["empty"] == "any" and draws["self_shape"]["shape"]["rank"] == [0, 8]
+    assert c["TD-SAME-SHAPE"]["on_violation"] == "ACLNN_ERR_INNER_TILING_ERROR"
+    assert c["TD-CONTIGUOUS"]["params"] == ["out"] and c["TD-EMPTY"]["when"] == "self.numel == 0"
+    # a status the vocabulary lacks, with its code, goes to the pack's vocabulary
+    assert vocabulary_additions([d]) == {"status_codes": [{"name": "ACLNN_ERR_INNER_TILING_ERROR",
+                                                           "code": 561002}]}
+
+
+def test_optional_parameters_are_never_not_null(vocab):
+    facts = toy_loss(prototype=tuple(replace(p, optional=p.name == "target") for p in toy_loss().prototype),
+                     errors=(error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的指针类型入参是空指针。", 1),))
+    null = _by_id(draft_clauses(facts, vocab).constraints)["TLB-NULL"]
+    assert null["params"] == ["gradOutput", "self", "out"]  # every required pointer, not target
+
+
+def test_a_status_without_a_code_is_left_for_review(vocab):
+    facts = toy_loss(errors=(error("ACLNN_ERR_SOMETHING", None, "self的数据类型不在支持的范围之内。", 1),))
+    draft = draft_clauses(facts, vocab)
+    dtype = [c for c in draft.constraints if c["kind"] == "dtype_in" and "self" in c["params"]][0]
+    assert dtype["on_violation"] == "unspecified"
+    quotes = [r["source"]["quote"] for r in draft.reviews]
+    assert quotes == ["ACLNN_ERR_SOMETHING: self的数据类型不在支持的范围之内"]
+
+
+def test_parameters_the_spec_cannot_pass_are_left_out_and_reviewed(vocab):
+    proto = (*toy_loss().prototype, PrototypeParam("extras", "aclTensorList*", True, False))
+    draft = draft_clauses(toy_loss(prototype=proto), vocab)
+    assert "extras" not in draft.ctx.params and draft.ctx.omitted == {"extras": "aclTensorList*"}
+    assert any("extras (aclTensorList*)" in r["source"]["quote"] for r in draft.reviews)
+    only_lists = (PrototypeParam("x", "aclTensorList*", True, False),)
+    with pytest.raises(PageError, match="function prototype"):
+        draft_clauses(toy_loss(prototype=only_lists, params=()), vocab)
+
+
+def test_product_lines_the_vocabulary_lacks(vocab):
+    lines = products(("Atlas A3 系列产品", None, True), ("Atlas Z9 演示产品", None, True),
+                     ("Atlas 训练系列产品", "atlas-training", False))
+    d = draft_spec(toy_loss(products=lines), vocab, "x")
+    assert d.spec["products"] == ["atlas-a3", "atlas-z9"]  # a label that slugs to a known id is it
+    assert list(d.spec["unsupported"]) == ["atlas-training"]
+    assert vocabulary_additions([d]) == {"products": [{"id": "atlas-z9", "doc_names": ["Atlas Z9 演示产品"]}]}
+    with pytest.raises(PageError, match="product support"):
+        draft_clauses(toy_loss(products=lines[2:]), vocab)
+
+
+def test_unread_usage_and_constraints_sentences_become_reviews(vocab):
+    where = Where("约束说明", 310)
+    facts = toy_loss(constraints=(Sentence("self的最后一维不能超过4096。", where),
+                                  Sentence("本接口用于训练场景。", where)))
+    quotes = [r["source"]["quote"] for r in draft_clauses(facts, vocab).reviews]
+    assert "self的最后一维不能超过4096。" in quotes and "本接口用于训练场景。" not in quotes
+    assert "'none'表示不应用缩减" not in quotes  # a usage note explaining, not promising
+
+
+def test_unrelated_tensors_get_a_guessed_shape_and_a_review(vocab):
+    params = (param("self", 1, dtypes=("FLOAT",)), param("out", 2, direction="output", dtypes=("FLOAT",)))
+    proto = (PrototypeParam("self", "aclTensor*", True, False),
+             PrototypeParam("out", "aclTensor*", False, False))
+    d = draft_spec(toy_loss(api="aclnnToyCopy", prototype=proto, params=params, errors=()), vocab, "x")
+    assert d.spec["generate"]["args"] == {"self": "self_shape", "out": "self_shape"}
+    guesses = [r for r in d.draft.reviews if r["source"]["doc"] == "contract"]
+    assert len(guesses) == 1 and "shapes of out" in guesses[0]["source"]["quote"]
+
+
+# -- the drafted spec loads, and its program builds valid and breaking cases -----------------------
+def _load(d, tmp_path):
+    """The draft as `conformance draft` writes it, loaded with its pack's vocabulary."""
+    write_pack(tmp_path, [d])
+    vocab, _ = vocabulary_for((tmp_path,))
+    return load_operator(tmp_path / f"{d.api}.yaml", vocab), vocab
+
+
+@pytest.mark.parametrize("facts", [toy_loss, toy_dim], ids=["loss", "dim"])
+def test_the_draft_loads_and_its_cases_build(facts, vocab, tmp_path):
+    d = draft_spec(facts(), vocab, "toy/ops: x.md")
+    spec, vocab = _load(d, tmp_path)
+    specs = SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "test")
+    assert len(spec.reviews) == len(d.draft.reviews)
+    for product in spec.products:
+        for dtype in spec.test_dtypes(product):
+            for mode in ("min", "max"):
+                case = build_case(spec, vocab, product, dtype, FixedChooser(mode))
+                assert explain(case, specs).expected in ("success", "unspecified"), (product, dtype, mode)
+    for c in spec.constraints:  # each coded clause broken alone gets its code
+        if c.status is None:
+            continue
+        cases = broken_cases(spec, vocab, spec.products[0], spec.test_dtypes(spec.products[0])[0],
+                             FixedChooser("max"), c.id)
+        assert cases, c.id
+        for case in cases:
+            e = explain(case, specs)
+            assert e.expected == "error" and c.status in e.status, (c.id, e.expected, e.status)
+
+
+def test_where_names_rows_of_one_table_once():
+    from conformance.draft.context import source
+
+    s = source([Sentence("a", at(1)), Sentence("b", at(3)), Sentence("c", Where("约束说明", 9))])
+    assert s["where"] == f"{at(1).section}, parameters table, rows 1, 3 (lines 110, 130); 约束说明 (line 9)"
+    assert s["quote"] == "a / b / c"
+
+
+def test_products_fixture_has_the_unsupported_line():
+    assert [p.supported for p in PRODUCTS] == [True, True, False]
