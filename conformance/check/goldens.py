@@ -88,11 +88,11 @@ def _torch_call(spec: OperatorSpec, args: dict[str, Any], absolute: bool) -> dic
     outputs = set(spec.params_of("tensor", "output"))
     call: dict[str, Any] = {}
     for name, value in args.items():
-        array = value if isinstance(value, np.ndarray) else getattr(value, "array", None)
+        array = _array(value)
         if array is None:
             call[name] = value
             continue
-        wide = _wide(np.asarray(array), name in outputs)
+        wide = _wide(array, name in outputs)
         if absolute and name not in outputs and wide.dtype.kind in "fc":
             wide = np.abs(wide).astype(wide.dtype)
         call[name] = SimpleNamespace(array=wide)
@@ -101,6 +101,12 @@ def _torch_call(spec: OperatorSpec, args: dict[str, Any], absolute: bool) -> dic
     if status != 0:
         raise GoldenUnavailable(f"torch rejected the case (status {status})")
     return {name: call[name].array for name in outputs if call.get(name) is not None}
+
+
+def _array(value: Any) -> np.ndarray | None:
+    """The array of a tensor argument (a ``Tensor``, or a bare array: ``rescaled`` passes one)."""
+    array = value if isinstance(value, np.ndarray) else getattr(value, "array", None)
+    return None if array is None else np.asarray(array)
 
 
 def _wide(array: np.ndarray, output: bool) -> np.ndarray:
@@ -116,8 +122,8 @@ def _wide(array: np.ndarray, output: bool) -> np.ndarray:
 
 def _fan_in(spec: OperatorSpec, args: dict[str, Any]) -> int:
     """Input elements per output element (at least 1): the terms a reduction may sum into one."""
-    sizes = {name: int(np.asarray(args[name].array).size) for name in spec.params_of("tensor")
-             if getattr(args.get(name), "array", None) is not None}
+    sizes = {name: array.size for name in spec.params_of("tensor")
+             if (array := _array(args.get(name))) is not None}
     inputs = [n for name, n in sizes.items() if spec.params[name].role == "input"]
     outputs = [n for name, n in sizes.items() if spec.params[name].role == "output"]
     return max(1, math.ceil(max(inputs, default=1) / max(min(outputs, default=1), 1)))
