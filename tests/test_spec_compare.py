@@ -299,3 +299,14 @@ def test_a_review_entry_is_compared_by_id_only(tmp_path):
     d = compare(read_operator(variant(tmp_path, MSE, lambda s: s["constraints"].append(review), "a"), VOCAB),
                 read_operator(variant(tmp_path, MSE, lambda s: s["constraints"].append(moved), "b"), VOCAB))
     assert list(d.clauses) == [ClauseChange("changed", "MSE-REVIEW-1", fields=("where",))]
+
+
+def test_cli_api_selects_one_operator_of_each_side(tmp_path, capsys):
+    dated(tmp_path, "new", "2026-03-03", lambda s: clause(s, "MSE-RANK").update(max=6))
+    code, out, _ = run(capsys, "specs", "--compare", str(specs_dir()), str(tmp_path / "new"),
+                       "--api", "MseLossBackward", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["only_old"], data["only_new"]) == ([], [])
+    assert [(o["api"], len(o["meaning"])) for o in data["operators"]] == [(MSE, 4)]
+    code, _, err = run(capsys, "specs", "--compare", str(specs_dir()), str(tmp_path / "new"), "--api", "Nope")
+    assert code == 2 and err == "conformance: error: --api Nope: on neither side of --compare\n"
