@@ -108,7 +108,7 @@ def test_an_elementwise_loss_page_drafts_these_clauses(vocab):
     d = draft_spec(toy_loss(), vocab, "toy/ops: toy/docs/aclnnToyLossBackward.md")
     c = _by_id(d.spec["constraints"])
     assert list(c) == ["TLB-NULL", "TLB-DTYPE", "TLB-DTYPE-2", "TLB-SAME-DTYPE", "TLB-BCAST", "TLB-EXPR",
-                       "TLB-RANK", "TLB-RANK-2", "TLB-RANK-3", "TLB-VALUE", "TLB-FORMAT",
+                       "TLB-RANK", "TLB-RANK-2", "TLB-VALUE", "TLB-FORMAT",
                        "TLB-NONCONTIGUOUS", "TLB-PHASE", "TLB-DETERMINISM", "TLB-VALUES", "TLB-REVIEW"]
     assert c["TLB-NULL"]["params"] == ["gradOutput", "self", "target", "out"]
     assert c["TLB-NULL"]["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR"
@@ -123,11 +123,11 @@ def test_an_elementwise_loss_page_drafts_these_clauses(vocab):
     assert c["TLB-EXPR"]["all"] == ["out.shape == broadcast(gradOutput.shape, self.shape, target.shape)"]
     assert c["TLB-EXPR"]["requires"] == ["TLB-NULL", "TLB-BCAST"]
     assert c["TLB-EXPR"]["break"] == {"out_shape": {"mode": "perturb"}}
-    # the row says more than 8 dims (coded); the table's lower bound and out's are unspecified
+    # the row says more than 8 dims (coded); out, their broadcast, moves with them (its own
+    # table limit would be a clause no case breaks alone); the table's lower bound is unspecified
     assert (c["TLB-RANK"]["params"], c["TLB-RANK"]["max"], c["TLB-RANK"]["on_violation"]) == (
-        ["gradOutput", "self", "target"], 8, "ACLNN_ERR_PARAM_INVALID")
+        ["gradOutput", "self", "target", "out"], 8, "ACLNN_ERR_PARAM_INVALID")
     assert (c["TLB-RANK-2"]["min"], c["TLB-RANK-2"]["on_violation"]) == (1, "unspecified")
-    assert (c["TLB-RANK-3"]["params"], c["TLB-RANK-3"]["max"]) == (["out"], 8)
     assert c["TLB-VALUE"]["values"] == [0, 1, 2]
     assert c["TLB-VALUE"]["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
     assert d.spec["params"]["reduction"]["values"] == {0: "none", 1: "mean", 2: "sum"}
@@ -274,3 +274,53 @@ def test_where_names_rows_of_one_table_once():
 
 def test_products_fixture_has_the_unsupported_line():
     assert [p.supported for p in PRODUCTS] == [True, True, False]
+
+
+# -- clauses joined or left out so that a run can break each alone ----------------------------------
+def test_a_tensor_tied_to_a_stricter_dtype_list_moves_to_it(vocab):
+    rows = tuple(replace(r, dtypes=("FLOAT", "FLOAT16"), dtype_same_as=None,
+                         usage=(*r.usage, Sentence("数据类型与self一致。", r.where)))
+                 if r.name == "target" else r for r in toy_loss().params)
+    errors = (error("ACLNN_ERR_PARAM_INVALID", 161002, "self、target的数据类型不在支持的范围之内。", 1),)
+    dtype = [c for c in draft_clauses(toy_loss(params=rows, errors=errors), vocab).clauses
+             if c["kind"] == "dtype_in"]
+    # self (and gradOutput, "与self一致") are tied to target, whose list is stricter: one clause
+    assert [(c["params"], c["per_product"]["atlas-a2"]) for c in dtype] == [
+        (["target", "gradOutput", "self"], ["FLOAT", "FLOAT16"]),
+        (["out"], ["FLOAT", "FLOAT16", "BFLOAT16"])]
+
+
+SPEC = """
+api: aclnnToyPair
+summary: a pair
+documents: {upstream: "toy"}
+doc_version: {release: "test"}
+products: [atlas-a2]
+params:
+  self: {kind: tensor, role: input}
+  out: {kind: tensor, role: output}
+generate:
+  draws:
+    shape: {shape: {rank: [1, 4], dims: [1, 3]}}
+  args: {self: shape, out: shape}
+constraints:
+  - {id: TP-DTYPE, source: {doc: upstream, quote: q}, kind: dtype_in, params: [self, out],
+     per_product: {atlas-a2: [FLOAT]}, on_violation: ACLNN_ERR_PARAM_INVALID}
+  - {id: TP-SHAPE, source: {doc: upstream, quote: q}, kind: same_shape, params: [self, out],
+     on_violation: ACLNN_ERR_PARAM_INVALID}
+  - {id: TP-RANK, source: {doc: upstream, quote: q}, kind: rank_in, params: [self], max: 8,
+     on_violation: ACLNN_ERR_PARAM_INVALID}
+  - {id: TP-RANK-OUT, source: {doc: upstream, quote: q}, kind: rank_in, params: [out], max: 8,
+     on_violation: unspecified}
+"""
+
+
+def test_clauses_no_case_breaks_alone_are_found(vocab):
+    from conformance.draft.breakable import unbreakable
+
+    # out's rank moves only with self's (same_shape): neither rank clause breaks alone
+    assert unbreakable(SPEC, "aclnnToyPair", vocab) == ["TP-RANK", "TP-RANK-OUT"]
+    # as merges.tie_ranks drafts it: one limit over the tensors of one shape
+    merged = SPEC.replace("params: [self], max: 8", "params: [self, out], max: 8")
+    merged = merged.split("  - {id: TP-RANK-OUT")[0]
+    assert unbreakable(merged, "aclnnToyPair", vocab) == []

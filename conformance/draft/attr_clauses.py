@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
-from conformance.draft.usage import enumeration
+from conformance.draft.usage import enumeration, enumeration_lines
 
 
 def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]:
@@ -14,12 +14,18 @@ def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]
     out = {}
     for name in ctx.of_kind("int"):
         row = ctx.rows.get(name)
-        for s in row.usage if row is not None else ():
+        usage = row.usage if row is not None else ()
+        for s in usage:
             values = enumeration(s.text)
             if values:
                 out[name] = (values, s)
                 ctx.used.add(s)
                 break
+        listed = enumeration_lines([s.text for s in usage]) if name not in out else None
+        if listed:
+            values, lines = listed
+            out[name] = (values, usage[lines[0]])
+            ctx.used.update(usage[i] for i in lines)
     return out
 
 
@@ -97,13 +103,22 @@ def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     return clauses
 
 
-def length(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
-    """"padding的长度不等于6" → length 6 (int arrays)."""
+def length(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
+    """"padding的长度不等于6" → length 6; "kernelSize的长度不等于1或2" → len(kernelSize) in [1, 2]
+    (an expr clause, broken by a longer array) (int arrays)."""
     clauses = []
     for e in evidence:
-        arrays = [p for p in e.params if p in ctx.of_kind("int_array")]
-        if arrays:
+        arrays = [p for p in e.params if p in ctx.of_kind("int_array") and expressible(p)]
+        if arrays and "length" in e.limits:
             clauses.append({"id": ctx.new_id("LENGTH"), "source": source([e.sentence]), "kind": "length",
                             "params": arrays, "length": e.limits["length"], "on_violation": e.status,
                             "_evidence": [e]})
+        elif arrays and not any(ctx.params[a].get("optional") for a in arrays):
+            lengths = e.limits["lengths"]
+            requires = [cid for cid, params in null_ids.items() if set(params) & set(arrays)]
+            clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                            "requires": requires,
+                            "all": [f"len({a}) in {lengths}" for a in arrays], "on_violation": e.status,
+                            "_evidence": [e], "_lengths": (arrays, lengths),
+                            "break": {arrays[0]: {"expr": f"[1] * {max(lengths) + 1}"}}})
     return clauses

@@ -10,9 +10,9 @@ every usage or constraints sentence that looks like a promise but went into no c
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from conformance.draft import attr_clauses, behaviors, relations, table_clauses
+from conformance.draft import attr_clauses, behaviors, merges, relations, table_clauses
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
 from conformance.draft.patterns import closest, match
@@ -31,6 +31,7 @@ class RowOutcome:
     pattern: str | None  # the pattern that read it
     checkable: bool  # a clause judges it with the row's code
     reviewed: bool  # it is a review clause
+    evidence: tuple[Evidence, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Draft:
     clauses: list[Clause] = field(default_factory=list)  # the judged ones (and behaviors)
     reviews: list[Clause] = field(default_factory=list)
     outcomes: list[RowOutcome] = field(default_factory=list)
+    implied: list[str] = field(default_factory=list)  # clauses left out: none breaks alone
 
     @property
     def facts(self) -> PageFacts:
@@ -102,7 +104,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     null = table_clauses.not_null(ctx, ev.get("not_null", []))
     null_ids = {c["id"]: c["params"] for c in null}
     bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
-    return [*null,
+    built = [*null,
             *table_clauses.dtype_in(ctx, ev.get("dtype_in", []), draft.review),
             *relations.relation(ctx, "same_dtype", ev.get("same_dtype", [])),
             *bcast,
@@ -112,24 +114,38 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *attr_clauses.value_in(ctx, ev.get("value_in", [])),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
-            *attr_clauses.length(ctx, ev.get("length", [])),
+            *attr_clauses.length(ctx, ev.get("length", []), null_ids),
             *table_clauses.format_in(ctx, ev.get("format_in", []), draft.review),
             *relations.empty_tensors(ctx, null_ids),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
+    return merges.tie_dtypes(merges.tie_ranks(ctx, built))
 
 
 def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evidence]]]) -> None:
     """Which sentences a coded clause encodes; the others (bar a platform row) are reviewed."""
-    encoded = {id(e): c for c in draft.clauses for e in c.get("_evidence", [])}
     for row, sentence, pattern, mine in read:
-        clauses = [encoded[id(e)] for e in mine if id(e) in encoded]
-        checkable = any(str(c.get("on_violation", "")).startswith("ACLNN_") for c in clauses)
+        clauses = _encoding(draft, mine)
         platform = pattern is not None and not mine  # read: the product-support section says it
         reviewed = not clauses and not platform
         if reviewed:
             draft.review(sentence, pattern or closest(sentence.text))
-        draft.outcomes.append(RowOutcome(row, sentence, pattern, checkable, reviewed))
+        draft.outcomes.append(RowOutcome(row, sentence, pattern, _coded(clauses), reviewed, tuple(mine)))
+
+
+def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
+    mine = {id(e) for e in evidence}
+    return [c for c in draft.clauses if any(id(e) in mine for e in c.get("_evidence", []))]
+
+
+def _coded(clauses: list[Clause]) -> bool:
+    return any(str(c.get("on_violation", "")).startswith("ACLNN_") for c in clauses)
+
+
+def recount(draft: Draft) -> None:
+    """Which sentences are still checkable after clauses were left out (emit.py)."""
+    draft.outcomes = [replace(o, checkable=_coded(_encoding(draft, list(o.evidence))))
+                      for o in draft.outcomes]
 
 
 def _unused(draft: Draft) -> None:

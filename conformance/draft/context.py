@@ -20,7 +20,8 @@ Clause = dict[str, Any]
 
 #: The spec kind of each C type the suite can pass (others cannot be expressed: see ``omitted``).
 KINDS = {"aclTensor*": "tensor", "aclIntArray*": "int_array", "int64_t": "int", "int32_t": "int",
-         "int": "int", "bool": "bool", "double": "float", "float": "float"}
+         "int16_t": "int", "int8_t": "int", "uint64_t": "int", "uint32_t": "int", "int": "int",
+         "bool": "bool", "double": "float", "float": "float"}
 #: A clause id's middle part per kind (behavior clauses are named by what they check).
 ID_PARTS = {"not_null": "NULL", "dtype_in": "DTYPE", "same_dtype": "SAME-DTYPE", "format_in": "FORMAT",
             "rank_in": "RANK", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST", "value_in": "VALUE",

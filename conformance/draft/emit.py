@@ -10,7 +10,8 @@ from typing import Any
 
 import yaml
 
-from conformance.draft.clauses import Draft, draft_clauses
+from conformance.draft.breakable import pack_vocabulary, unbreakable
+from conformance.draft.clauses import Draft, draft_clauses, recount
 from conformance.draft.context import product_id, source
 from conformance.draft.facts import PageFacts, Sentence, Where
 from conformance.draft.generate_section import generate_section
@@ -34,7 +35,25 @@ def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpe
     draft = draft_clauses(facts, vocab)
     generate = generate_section(draft.ctx, draft.clauses, draft.review)
     spec = spec_dict(draft, generate, document)
-    return DraftedSpec(facts.api, spec, spec_yaml(spec, draft, document), draft)
+    text = spec_yaml(spec, draft, document)
+    implied = _implied(draft, text)
+    if implied:  # clauses no case breaks alone: another says the same (breakable.py)
+        draft.clauses = [c for c in draft.clauses if c["id"] not in implied]
+        draft.implied = implied
+        recount(draft)
+        spec = spec_dict(draft, generate, document)
+        text = spec_yaml(spec, draft, document)
+    return DraftedSpec(facts.api, spec, text, draft)
+
+
+def _implied(draft: Draft, text: str) -> list[str]:
+    """The clauses to leave out: unbreakable alone and required by no other clause."""
+    d = DraftedSpec(draft.facts.api, {}, "", draft)
+    ids = unbreakable(text, draft.facts.api, pack_vocabulary(vocabulary_additions([d])))
+    required = {r for c in draft.clauses for r in c.get("requires", [])}
+    first = draft.ctx.tensors[0]  # its dtype lists name the test items: they stay
+    required |= {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
+    return [cid for cid in ids if cid not in required]
 
 
 def spec_dict(draft: Draft, generate: dict[str, Any], document: str) -> dict[str, Any]:

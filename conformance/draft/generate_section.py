@@ -37,6 +37,7 @@ class _Shapes:
         self.of: dict[str, str] = {}  # tensor → the draw giving its shape
         self.guessed: list[str] = []
         self.full: str | None = None  # the broadcasting group's whole shape, if any
+        self.ranges: dict[str, tuple[int, int]] = {}  # the rank range of each shape draw
 
     def rep(self, t: str) -> str:
         while self.parent[t] != t:
@@ -83,6 +84,7 @@ class _Shapes:
             rank = [allowed[0], allowed[-1]]
         self.draws[name] = {"shape": {"rank": rank, "dims": [1, 4], "empty": self.empty(names),
                                       "max_numel": 2048}}
+        self.ranges[name] = (allowed[0], allowed[-1]) if allowed else (low, high)
 
 
 def _broadcast(s: _Shapes, clauses: list[Clause]) -> bool:
@@ -103,14 +105,16 @@ def _broadcast(s: _Shapes, clauses: list[Clause]) -> bool:
             continue
         into = t in results and results[t]["_into"]
         name = f"{rep}_shape"
-        s.draws[name] = {"expr": full} if into else {"sub_broadcast": full,
-                                                       "min_rank": s.ranks(s.members(t))[0]}
+        low = s.ranks(s.members(t))[0]
+        s.draws[name] = {"expr": full} if into else {"sub_broadcast": full, "min_rank": low}
+        s.ranges[name] = s.ranges[full] if into else (low, s.ranges[full][1])
         s.of[t] = s.of[rep] = name
     for r, c in results.items():
         if not c["_into"] and s.rep(r) not in s.of:
             operands = ", ".join(dict.fromkeys(s.of[m] for m in c["_members"] if m in s.of))
             name = f"{s.rep(r)}_shape"
             s.draws[name] = {"expr": f"broadcast({operands})"} if operands else {"expr": full}
+            s.ranges[name] = s.ranges[full]
             s.of[r] = s.of[s.rep(r)] = name
     return True
 
@@ -129,9 +133,16 @@ def _shapes(ctx: Context, clauses: list[Clause]) -> _Shapes:
             s.shape_draw(f"{rep}_shape", members)
             s.of[t] = s.of[rep] = f"{rep}_shape"
             main = main or s.of[t]
-        else:  # related to no other tensor: drawn like the first (an elementwise guess)
+        else:  # related to no other tensor: drawn like the first (an elementwise guess) when
+            # its ranks allow that shape, else in its own ranks
             outputs = [r for r, c in ((c.get("_result"), c) for c in clauses) if r and not c["_into"]]
-            s.of[t] = s.of[outputs[0]] if broadcasting and outputs and outputs[0] in s.of else main
+            like = s.of[outputs[0]] if broadcasting and outputs and outputs[0] in s.of else main
+            low, high, allowed, unknown = s.ranks([t])
+            if unknown or (low <= s.ranges[like][0] and s.ranges[like][1] <= high and not allowed):
+                s.of[t] = like
+            else:
+                s.shape_draw(f"{rep}_shape", [t])
+                s.of[t] = f"{rep}_shape"
             s.guessed.append(t)
     return s
 
@@ -164,7 +175,8 @@ def _attribute(ctx: Context, s: _Shapes, name: str, clauses: list[Clause]) -> tu
         return {"sampled": [v for v in FLOATS if v > 0] if positive else list(FLOATS)}, False
     if kind == "int":
         return {"integers": [1, 2] if positive else [0, 1]}, True
-    size = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]), 1)
+    size = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]),
+                next((max(c["_lengths"][1]) for c in clauses if name in c.get("_lengths", ((), ()))[0]), 1))
     return {"expr": f"[1] * {size}" if size != 1 else "[1]"}, True
 
 

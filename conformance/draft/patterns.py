@@ -114,9 +114,16 @@ _LENGTH = _re(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是
 _SIGN = _re(r"(?:小于等于|<=|不大于|不是正数|非正)\s*0?(?![.\d])|(?:小于|<)\s*0(?![.\d])|为负|是负数")
 
 
+_LENGTHS = _re(r"(?:长度|size|大小|元素个数)\s*(?:既?不等于|不为|不是)\s*"
+               r"((?:\d+\s*(?:或者|或|、|，|,|也不等于)\s*)+\d+)")
+
+
 def _length_limits(text: str) -> Limits | None:
-    m = _LENGTH.search(text)
-    return {"length": int(m[1])} if m else None
+    if m := _LENGTH.search(text):
+        return {"length": int(m[1])}
+    if m := _LENGTHS.search(text):
+        return {"lengths": sorted({int(n) for n in re.findall(r"\d+", m[1])})}
+    return None
 
 
 def _sign_limits(text: str) -> Limits | None:
@@ -158,7 +165,7 @@ PATTERNS: tuple[Pattern, ...] = (
             exclude=_re(r"不满足broadcast|无法做broadcast|无法进行broadcast"),
             limits=_broadcast_result),
     Pattern("cannot broadcast", ("broadcastable",),
-            _re(r"(?:无法|不能|不可以|不可|不满足|不支持).{0,6}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
+            _re(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
             ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。"),
     Pattern("shapes differ", ("same_shape",),
             _re(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
@@ -171,7 +178,8 @@ PATTERNS: tuple[Pattern, ...] = (
             exclude=_re(r"数组|重复|整除|size|元素")),
     Pattern("rank", ("rank_in",), _re(r"维|\dD\b|rank|shape\s*dim"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=_rank_limits),
-    Pattern("length", ("length",), _LENGTH, ("长度", "size"), "padding的长度不等于6。",
+    Pattern("length", ("length",), _re(f"{_LENGTH.pattern}|{_LENGTHS.pattern}"), ("长度", "size"),
+            "padding的长度不等于6。",
             exclude=_re(r"维|shape|轴"), limits=_length_limits),
     Pattern("value sign", ("sign",), _SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
             exclude=_re(r"数值中|元素|存在|tensor|Tensor|维"), limits=_sign_limits),

@@ -30,6 +30,7 @@ def page_stats(d: DraftedSpec) -> dict[str, Any]:
         "share_checkable": round(checkable / rows, 4) if rows else None,
         "patterns": dict(Counter(o.pattern or UNMATCHED for o in draft.outcomes)),
         "reviews": d.reviews,
+        "implied": list(draft.implied),  # clauses left out: no case breaks them alone
         "unmatched": [o.sentence.text for o in draft.outcomes if o.reviewed],
     }
 
