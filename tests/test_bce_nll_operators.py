@@ -49,7 +49,10 @@ def test_unsupported_lines(specs):
     # (an absent weight with a broadcast or mixed dtypes is those promises' case)
     ("BceRejectsAbsentWeight", BCE, {("status", "BCE-WEIGHT-OPTIONAL")},
      {("status", "BCE-BCAST-GRAD"), ("status", "BCE-BCAST-TARGET"), ("status", "BCE-DTYPE")}),
-    ("NllIgnoresIgnoreIndex", NLL, {("numerics", "NLL-VALUES")}, {("numerics", "NLL-NONCONTIGUOUS")}),
+    # (a wrong value on a strided view is owned by the non-contiguous promise: which of the two a
+    # run names first depends on the first failing case drawn, so either counts as caught)
+    ("NllIgnoresIgnoreIndex", NLL, {("numerics", "NLL-VALUES"), ("numerics", "NLL-NONCONTIGUOUS")},
+     set()),
     ("NllMeanByBatch", NLL, {("numerics", "NLL-VALUES")}, {("numerics", "NLL-NONCONTIGUOUS")}),
 ])
 def test_planted_bug_is_caught(mutant, api, expected, also, tmp_path):
