@@ -19,7 +19,8 @@ from conformance.spec.loader import read_shipped_specs
 
 ENTRY_POINT_GROUP = "conformance.backends"
 _BUILTIN = {"reference": "conformance.backends.reference:ReferenceBackend",
-            "aclnn": "conformance.backends.aclnn:AclnnBackend"}
+            "aclnn": "conformance.backends.aclnn:AclnnBackend",
+            "oracle": "conformance.backends.reference:OracleBackend"}
 
 
 def registered_backends() -> dict[str, str]:

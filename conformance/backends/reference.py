@@ -36,17 +36,45 @@ class ReferenceBackend:
 
     def call(self, api: str, args: dict[str, Any], product: str | None = None) -> CallResult:
         spec = self.specs.operator(api)
-        product = product or self.product or spec.products[-1]
-        expectation = explain(Case(spec.api, product, dict(args)), self.specs)
-        if expectation.expected == "not-applicable":
-            return CallResult(self.specs.vocabulary.status_codes["ACLNN_ERR_RUNTIME_ERROR"], PHASE_WORKSPACE)
-        if expectation.expected == "error":
-            return CallResult(expectation.violations[0].status or 0, PHASE_WORKSPACE)
-        if any(spec.constraint(v.clause).kind == "value_in" for v in expectation.unspecified):
-            return CallResult(self.specs.vocabulary.status_codes["ACLNN_ERR_PARAM_INVALID"], PHASE_WORKSPACE)
+        refusal = self.refusal(api, args, product)
+        if refusal is not None:
+            return refusal
         goldens = reference_function(spec)(args, bounds=False)
         for name, golden in goldens.items():
             out = args[name].array
             value = golden.value if out.dtype.kind == "c" else golden.value.real
             out[...] = value.astype(out.dtype)
+        return CallResult(0, PHASE_EXECUTE)
+
+    def refusal(self, api: str, args: dict[str, Any], product: str | None = None) -> CallResult | None:
+        """The phase-1 status the documents give this call, or None where it is to be computed."""
+        spec = self.specs.operator(api)
+        product = product or self.product or spec.products[-1]
+        expectation = explain(Case(spec.api, product, dict(args)), self.specs)
+        codes = self.specs.vocabulary.status_codes
+        if expectation.expected == "not-applicable":
+            return CallResult(codes["ACLNN_ERR_RUNTIME_ERROR"], PHASE_WORKSPACE)
+        if expectation.expected == "error":
+            return CallResult(expectation.violations[0].status or 0, PHASE_WORKSPACE)
+        if any(spec.constraint(v.clause).kind == "value_in" for v in expectation.unspecified):
+            return CallResult(codes["ACLNN_ERR_PARAM_INVALID"], PHASE_WORKSPACE)
+        return None
+
+
+class OracleBackend(ReferenceBackend):
+    """The documents and nothing else: each call gets the status the oracle expects, as the
+    reference gives it, and an accepted call writes zeros into its outputs (no numbers computed).
+    What a spec without a reference function (a draft) runs against to see that it runs; its
+    numerics are never right, so judge it with a golden or read them as "no reference"."""
+
+    name = "oracle"
+    missing_operators: dict[str, str] = {}  # it answers every operator, reference or not
+
+    def call(self, api: str, args: dict[str, Any], product: str | None = None) -> CallResult:
+        refusal = self.refusal(api, args, product)
+        if refusal is not None:
+            return refusal
+        for name in self.specs.operator(api).params_of("tensor", "output"):
+            if args.get(name) is not None:
+                args[name].array[...] = 0
         return CallResult(0, PHASE_EXECUTE)
