@@ -20,8 +20,10 @@ from conformance.errors import UsageError
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
 STATS_FILE = "draft-stats.json"
-_EPILOG = ("Exit status: 0 every page drafted; 1 some page could not be read or drafted (one line "
-           "each on stderr, the others are written); 2 a bad command line or output directory.")
+_EPILOG = ("One spec per operator: a later page of an operator already drafted (an experimental/ "
+           "copy) is skipped with one line on stderr. Exit status: 0 every page drafted; 1 some "
+           "page could not be read or drafted (one line each on stderr, the others are written); "
+           "2 a bad command line or output directory.")
 
 
 def add_parsers(sub: Any) -> None:
