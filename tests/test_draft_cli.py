@@ -161,3 +161,21 @@ def test_a_drafted_operator_runs_against_the_oracle(tmp_path):
     assert kinds == {"status": "pass", "numerics": "no-reference", "determinism": "pass",
                      "inputs-unchanged": "pass", "output-untouched-on-error": "pass",
                      "out-of-bounds-write": "pass"}
+
+
+def test_a_drafting_error_on_one_page_is_one_line_and_the_others_go_on(tmp_path, capsys, monkeypatch):
+    from conformance.cli import draft as cli_draft
+
+    real = cli_draft.draft_spec
+
+    def flaky(facts, vocab, document):
+        if facts.api == "aclnnWobble":
+            raise RuntimeError("boom")
+        return real(facts, vocab, document)
+
+    monkeypatch.setattr(cli_draft, "draft_spec", flaky)
+    assert main(["draft", str(PAGES / "wobble"), str(TOY), "-o", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"conformance: draft: {PAGES / 'wobble' / 'docs' / 'aclnnWobble.md'}: cannot read the "
+                   "page (a drafting error): RuntimeError: boom"]
+    assert (tmp_path / "aclnnToyMix.yaml").is_file() and not (tmp_path / "aclnnWobble.yaml").exists()

@@ -62,6 +62,9 @@ def draft_command(args: argparse.Namespace) -> int:
         except PageError as exc:
             failures.append(_failed(label, exc.part, exc.reason))
             continue
+        except Exception as exc:  # noqa: BLE001 - a bug on one page must not lose the others
+            failures.append(_failed(label, "page (a drafting error)", f"{type(exc).__name__}: {exc}"))
+            continue
         kept = drafted.get(d.api)
         if kept is not None:  # one spec per operator: the page outside experimental/ wins
             if _experimental(kept) and not _experimental(d):
