@@ -324,3 +324,17 @@ def test_clauses_no_case_breaks_alone_are_found(vocab):
     merged = SPEC.replace("params: [self], max: 8", "params: [self, out], max: 8")
     merged = merged.split("  - {id: TP-RANK-OUT")[0]
     assert unbreakable(merged, "aclnnToyPair", vocab) == []
+
+
+def test_a_dtype_list_of_every_dtype_plans_no_item_breaking_it(vocab):
+    from conformance.run.plan import plan
+    from conformance.spec.loader import read_operator
+
+    every = ", ".join(vocab.dtypes)
+    text = SPEC.replace("per_product: {atlas-a2: [FLOAT]}", f"per_product: {{atlas-a2: [{every}]}}")
+    spec = read_operator(specs_dir() / "aclnnToyPair.yaml", vocab, text=text)
+    subjects = {i.subject for i in plan(SpecSet(vocab, {spec.api: spec}, "1", "t"), [spec.api], ["atlas-a2"])}
+    assert "TP-DTYPE" not in subjects and "TP-SHAPE" in subjects  # a copy operator: nothing to break
+    spec = read_operator(specs_dir() / "aclnnToyPair.yaml", vocab, text=SPEC)
+    assert "TP-DTYPE" in {i.subject for i in plan(SpecSet(vocab, {spec.api: spec}, "1", "t"),
+                                                  [spec.api], ["atlas-a2"])}
