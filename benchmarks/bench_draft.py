@@ -69,6 +69,9 @@ def quick_runs(out: Path, every: int, work: Path) -> Counter:
                                            products=[spec["products"][0]], profile="quick",
                                            max_examples=3, isolate=False, report_dir=work / "reports")
             result["finished" if not report["errors"] else "errors"] += 1
+            for error in report["errors"][:1]:
+                print(f"  run {spec['api']}: {len(report['errors'])} item error(s), first: "
+                      f"{str(error)[:200]}")
             result["with findings"] += bool(report["findings"])
         except Exception as exc:  # noqa: BLE001 - the benchmark counts what did not finish
             result["did not finish"] += 1
