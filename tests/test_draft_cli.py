@@ -179,3 +179,32 @@ def test_a_drafting_error_on_one_page_is_one_line_and_the_others_go_on(tmp_path,
     assert err == [f"conformance: draft: {PAGES / 'wobble' / 'docs' / 'aclnnWobble.md'}: cannot read the "
                    "page (a drafting error): RuntimeError: boom"]
     assert (tmp_path / "aclnnToyMix.yaml").is_file() and not (tmp_path / "aclnnWobble.yaml").exists()
+
+
+def test_an_optional_output_left_out_runs(tmp_path):
+    """A drafted operator with an optional output (absent in some cases) runs every family."""
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    from dataclasses import replace
+
+    from draft_facts import param, toy_dim
+
+    from conformance.draft.emit import draft_spec
+    from conformance.draft.facts import PrototypeParam
+    from conformance.draft.pack import write_pack
+    from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+
+    facts = toy_dim()
+    extra = PrototypeParam("extraOptional", "aclTensor*", False, True)
+    facts = replace(facts, prototype=(*facts.prototype, extra),
+                    params=(*facts.params, param("extraOptional", 4, direction="output", same_as="self",
+                                                 rank=(0, 8), usage=("shape与self一致。",), optional=True)))
+    d = draft_spec(facts, load_vocabulary(specs_dir() / VOCABULARY_FILE), "toy: x.md")
+    assert d.spec["params"]["extraOptional"] == {"kind": "tensor", "role": "output", "optional": True}
+    write_pack(tmp_path / "d", [d])
+    report = conformance.run_suite(ORACLE, specs=[tmp_path / "d"], ops=["aclnnToyDim"],
+                                   products=["atlas-a2"], profile="quick", max_examples=5, isolate=False,
+                                   report_dir=tmp_path / "r")
+    assert report["errors"] == [] and report["findings"] == []
+    assert {r["kind"] for r in report["results"]} >= {"status", "determinism", "out-of-bounds-write"}
