@@ -319,11 +319,13 @@ def test_clauses_no_case_breaks_alone_are_found(vocab):
     from conformance.draft.breakable import unbreakable
 
     # out's rank moves only with self's (same_shape): neither rank clause breaks alone
-    assert unbreakable(SPEC, "aclnnToyPair", vocab) == ["TP-RANK", "TP-RANK-OUT"]
+    assert unbreakable(SPEC, "aclnnToyPair", vocab) == ([], ["TP-RANK", "TP-RANK-OUT"])
     # as merges.tie_ranks drafts it: one limit over the tensors of one shape
     merged = SPEC.replace("params: [self], max: 8", "params: [self, out], max: 8")
     merged = merged.split("  - {id: TP-RANK-OUT")[0]
-    assert unbreakable(merged, "aclnnToyPair", vocab) == []
+    assert unbreakable(merged, "aclnnToyPair", vocab) == ([], [])
+    # a clause the drawn valid cases break (shapes of rank 1-4 against a limit of 2) is named first
+    assert unbreakable(merged.replace("max: 8", "max: 2"), "aclnnToyPair", vocab) == (["TP-RANK"], [])
 
 
 def test_a_dtype_list_of_every_dtype_plans_no_item_breaking_it(vocab):
@@ -338,3 +340,18 @@ def test_a_dtype_list_of_every_dtype_plans_no_item_breaking_it(vocab):
     spec = read_operator(specs_dir() / "aclnnToyPair.yaml", vocab, text=SPEC)
     assert "TP-DTYPE" in {i.subject for i in plan(SpecSet(vocab, {spec.api: spec}, "1", "t"),
                                                   [spec.api], ["atlas-a2"])}
+
+
+def test_a_coded_clause_the_drawn_shapes_break_is_left_for_review(vocab, tmp_path):
+    rows = tuple(replace(r, rank=(1, 1) if r.name == "self" else (2, 2)) if r.name in ("self", "out")
+                 else r for r in toy_dim().params)
+    errors = (*toy_dim().errors, error("ACLNN_ERR_PARAM_INVALID", 161002, "self的维度超过1维。", 4))
+    d = draft_spec(toy_dim(params=rows, errors=errors), vocab, "toy: x.md")
+    ranks = [c for c in d.spec["constraints"] if c["kind"] == "rank_in"]
+    assert [(c["params"], c.get("min"), c.get("max")) for c in ranks] == [(["self", "out"], 1, None)]
+    assert {"TD-RANK", "TD-RANK-3", "TD-RANK-4"} <= set(d.draft.implied)  # no shape honours them all
+    reviews = {r["source"]["quote"]: r for r in d.draft.reviews}
+    assert reviews["self的维度超过1维"]["closest"] == "rank"
+    assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [False]
+    spec, _ = _load(d, tmp_path)  # and what is left loads and dry-runs
+    assert spec.api == "aclnnToyDim"

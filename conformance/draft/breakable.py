@@ -34,40 +34,36 @@ def pack_vocabulary(additions: dict[str, Any]) -> Vocabulary:
     return Vocabulary(add_pack(base, LocatedYaml(additions, {}, "drafted vocabulary"), schema))
 
 
-def unbreakable(text: str, api: str, vocab: Vocabulary) -> list[str]:
-    """The ids of the clauses of a drafted spec (its YAML ``text``) to leave out: unspecified ones
-    the drawn valid cases break (the draws cannot honour them: a guessed shape), then those no
-    boundary case breaks without breaking another; [] when the spec does not load (lint says why)."""
+def unbreakable(text: str, api: str, vocab: Vocabulary) -> tuple[list[str], list[str]]:
+    """Clauses of a drafted spec (its YAML ``text``) a run cannot test: (those the drawn valid
+    cases break, the draws not honouring them; when there are none, those no boundary case breaks
+    without breaking another). ([], []) when the spec does not load (lint says why)."""
     try:
         spec = read_operator(specs_dir() / f"{api}.yaml", vocab, text=text)
     except ConformanceError:
-        return []
+        return [], []
     specs = SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "draft")
-    drawn, coded = _valid_breaks(spec, specs)
-    if coded:  # the drawn shapes break a coded clause: no case breaks one alone (a guess to fix)
-        return drawn
-    return [*drawn, *(c.id for c in spec.constraints
-                      if c.outcome in ("error", "unspecified") and c.id not in drawn
-                      and can_break(spec, c.id) and not _alone(spec, specs, c.id))]
+    drawn = _valid_breaks(spec, specs)
+    if drawn:
+        return drawn, []
+    return [], [c.id for c in spec.constraints if c.outcome in ("error", "unspecified")
+                and can_break(spec, c.id) and not _alone(spec, specs, c.id)]
 
 
-def _valid_breaks(spec: OperatorSpec, specs: SpecSet) -> tuple[list[str], bool]:
-    """The unspecified clauses the boundary phase's valid cases break, and whether they break a
-    clause with a code too."""
+def _valid_breaks(spec: OperatorSpec, specs: SpecSet) -> list[str]:
+    """The clauses the boundary phase's valid cases break (with a code or unspecified)."""
     broken: dict[str, None] = {}
-    coded = False
     for product in spec.products:
         for dtype in spec.test_dtypes(product):
             for ch in _CHOOSERS:
                 try:
                     case = build_case(spec, specs.vocabulary, product, dtype, ch)
                 except Exception:  # noqa: BLE001 - the lint's to report
-                    return [], True
+                    return []
                 if case is not None:
                     e = explain(case, specs)
-                    broken.update(dict.fromkeys(v.clause for v in e.unspecified))
-                    coded = coded or bool(e.violations)
-    return list(broken), coded
+                    broken.update(dict.fromkeys(v.clause for v in (*e.violations, *e.unspecified)))
+    return list(broken)
 
 
 def _alone(spec: OperatorSpec, specs: SpecSet, clause: str) -> bool:

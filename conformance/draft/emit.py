@@ -36,24 +36,43 @@ def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpe
     generate = generate_section(draft.ctx, draft.clauses, draft.review)
     spec = spec_dict(draft, generate, document)
     text = spec_yaml(spec, draft, document)
-    implied = _implied(draft, text)
-    if implied:  # clauses no case breaks alone: another says the same (breakable.py)
-        draft.clauses = [c for c in draft.clauses if c["id"] not in implied]
-        draft.implied = implied
+    for _ in range(3):  # clauses a run cannot test (breakable.py): out, and the spec again
+        if not _untestable(draft, text):
+            break
         recount(draft)
         spec = spec_dict(draft, generate, document)
         text = spec_yaml(spec, draft, document)
     return DraftedSpec(facts.api, spec, text, draft)
 
 
-def _implied(draft: Draft, text: str) -> list[str]:
-    """The clauses to leave out: unbreakable alone and required by no other clause."""
+def _untestable(draft: Draft, text: str) -> bool:
+    """Leave out what a run cannot test; whether anything was. A clause the drawn valid cases
+    break (the draft's shapes cannot honour it) is left for review when it has a code; one no case
+    breaks alone (another says the same) goes, unless a clause requires it or it names the first
+    tensor's dtypes (the test items)."""
     d = DraftedSpec(draft.facts.api, {}, "", draft)
-    ids = unbreakable(text, draft.facts.api, pack_vocabulary(vocabulary_additions([d])))
-    required = {r for c in draft.clauses for r in c.get("requires", [])}
-    first = draft.ctx.tensors[0]  # its dtype lists name the test items: they stay
-    required |= {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
-    return [cid for cid in ids if cid not in required]
+    drawn, lonely = unbreakable(text, draft.facts.api, pack_vocabulary(vocabulary_additions([d])))
+    first = draft.ctx.tensors[0]
+    kept = {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
+    gone = set(drawn) | {cid for cid in lonely if cid not in kept
+                         and not any(cid in c.get("requires", []) for c in draft.clauses)}
+    gone |= {c["id"] for c in draft.clauses if set(c.get("requires", [])) & gone}  # (their requirers)
+    gone -= kept
+    for c in draft.clauses:
+        if c["id"] in gone and c["id"] in drawn and str(c.get("on_violation")).startswith("ACLNN_"):
+            evidence = c.get("_evidence") or [None]
+            draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)),
+                         evidence[0].pattern if evidence[0] is not None else c["kind"])
+    draft.clauses = [c for c in draft.clauses if c["id"] not in gone]
+    draft.implied += sorted(gone)
+    return bool(gone)
+
+
+def _first_where(clause: dict[str, Any], draft: Draft) -> Where:
+    evidence = clause.get("_evidence") or []
+    if evidence:
+        return evidence[0].sentence.where
+    return draft.facts.params[0].where if draft.facts.params else Where(draft.facts.api, 1)
 
 
 def spec_dict(draft: Draft, generate: dict[str, Any], document: str) -> dict[str, Any]:

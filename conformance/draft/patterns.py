@@ -162,15 +162,15 @@ PATTERNS: tuple[Pattern, ...] = (
             _re(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{_DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
                 r"|broadcast\s*(?:到|至|成)"),
             ("broadcast", "shape", "后", "不一致"), "self和other做broadcast后的shape与out的shape不一致。",
-            exclude=_re(r"不满足broadcast|无法做broadcast|无法进行broadcast"),
+            exclude=_re(r"不满足broadcast|无法做broadcast|无法进行broadcast|@|乘"),
             limits=_broadcast_result),
     Pattern("cannot broadcast", ("broadcastable",),
             _re(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
-            ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。"),
+            ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。", exclude=_re(r"@|乘")),
     Pattern("shapes differ", ("same_shape",),
             _re(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
-            exclude=_re(r"broadcast|维|元素|size|轴|长度|推导")),
+            exclude=_re(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
             _re(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
                 r"(?:超出|越界|不在).{0,8}维度"),
