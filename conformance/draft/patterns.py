@@ -49,7 +49,8 @@ _RANK_ZERO = _re(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0
 _RANK_MIN = _re(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数)\s*(?:小于|少于)\s*(\d+)")
 _RANK_RANGE = _re(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
 _RANK_SET = _re(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，)?\s*)+)")
-_RANK_TABLE = _re(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度")
+_RANK_TABLE = _re(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度|"
+                  r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)")  # as the hand specs read it
 
 
 def _rank_limits(text: str) -> Limits | None:
@@ -76,7 +77,7 @@ _VALUE_RANGE = _re(rf"不在\s*[\[【(（]?\s*{_NUM}\s*[~～\-到至,，]\s*{_NU
 _VALUE_SET = _re(r"(?:不是|不为|不等于|只能是|只能为|仅支持|非|不在)\s*[{\[]?\s*"
                  r"((?:-?\d+\s*(?:或者|或|、|和|/|,|，)?\s*){2,})")
 _VALUE_NAMED = _re(r"不在(?:指定的?|有效的?|支持的?|合法的?)?(?:取值)?范围|取值.{0,4}(?:不合法|非法|不支持)|"
-                  r"不符合当前支持的值|值不符合要求|不是有效值")
+                  r"不符合当前支持的值|值不符合要求|不是有效值|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|不符合要求|不合法|非法)$")
 
 
 def _value_limits(text: str) -> Limits | None:
@@ -176,7 +177,7 @@ PATTERNS: tuple[Pattern, ...] = (
                 r"(?:超出|越界|不在).{0,8}维度"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             exclude=_re(r"数组|重复|整除|size|元素")),
-    Pattern("rank", ("rank_in",), _re(r"维|\dD\b|rank|shape\s*dim"),
+    Pattern("rank", ("rank_in",), _re(rf"维|\dD\b|rank|shape\s*dim|{_RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=_rank_limits),
     Pattern("length", ("length",), _re(f"{_LENGTH.pattern}|{_LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
@@ -184,7 +185,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("value sign", ("sign",), _SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
             exclude=_re(r"数值中|元素|存在|tensor|Tensor|维"), limits=_sign_limits),
     Pattern("value out of range", ("value_in",),
-            _re(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d"),
+            _re(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
+                r"不符合要求|不合法|非法)$"),
             ("取值", "范围", "值"), "reduction值不在0~2范围之内。", limits=_value_limits),
 )
 
@@ -214,9 +216,19 @@ def _split_glued(text: str) -> str:
 
 
 def named(text: str, names: Collection[str]) -> tuple[str, ...]:
-    """The page's parameter names ``text`` mentions, each once, in its order."""
+    """The page's parameter names ``text`` mentions, each once, in its order (a name written in
+    other case, "gradout" for gradOut, when no other name reads the same)."""
     known = set(names)
-    return tuple(dict.fromkeys(n for n in _IDENT.findall(_split_glued(text)) if n in known))
+    lowered: dict[str, list[str]] = {}
+    for n in known:
+        lowered.setdefault(n.lower(), []).append(n)
+    found = []
+    for word in _IDENT.findall(_split_glued(text)):
+        if word in known:
+            found.append(word)
+        elif len(lowered.get(word.lower(), [])) == 1:
+            found.append(lowered[word.lower()][0])
+    return tuple(dict.fromkeys(found))
 
 
 def is_conditional(text: str) -> bool:
