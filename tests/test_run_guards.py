@@ -66,6 +66,7 @@ def test_a_report_dir_that_is_a_file_or_someone_elses_folder_is_refused(tmp_path
     assert (empty / ".conformance-report").is_file()  # a later run may clear it
 
 
+@pytest.mark.slow  # two runs and a merge
 def test_an_empty_shard_of_a_selection_is_a_success_that_merge_accepts(tmp_path, capsys):
     shards = []
     for k in range(1, 11):

@@ -39,6 +39,7 @@ def test_specs_and_lint_read_a_pack(pack, capsys):
     assert sum(line.startswith("ok   ") for line in lines) == len(list(SHIPPED.glob("*.yaml"))) + 1
 
 
+@pytest.mark.slow  # a -n 2 run: workers start, load the pack, run
 def test_a_run_with_a_pack_reaches_every_worker(pack, tmp_path):
     report = conformance.run_suite("reference", specs=[pack], ops=[COPY], profile="quick", max_examples=3,
                                    workers="2", report_dir=tmp_path / "r", keyword="boundary or FLOAT16")

@@ -41,7 +41,7 @@ class SupportsRaises(ReferenceBackend):
 HERE = Path(__file__)
 
 
-@pytest.mark.parametrize("isolate", ["--no-isolate", "--isolate"])
+@pytest.mark.parametrize("isolate", ["--no-isolate", pytest.param("--isolate", marks=pytest.mark.slow)])
 def test_an_operator_the_backend_does_not_implement_is_not_run(tmp_path, isolate, capsys):
     out = tmp_path / "r"
     rc = main(["run", "--backend", f"{HERE}:PadOnly", "--profile", "quick", "-q", "--max-examples", "2",
