@@ -28,8 +28,8 @@ def commands() -> list[str]:
 
 def test_the_readme_has_the_blocks_this_file_checks():
     found = commands()
-    assert found[:4] == ["pip install .", "conformance run --profile quick -n 2", "pip install -e '.[dev]'",
-                         "python -m pytest -n 2 -q"]
+    assert found[:4] == ["pip install -e .", "conformance run --profile quick -n 2",
+                         "pip install -e '.[dev]'", "python -m pytest -n 2 -q"]
     assert any(c.startswith("conformance run --backend aclnn") for c in found)
 
 
@@ -70,3 +70,15 @@ def test_each_conformance_command_judges_or_refuses_in_one_line(cmd, tmp_path):
     else:
         assert done.returncode == 0, (cmd, done.stdout[-2000:], done.stderr[-2000:])
         assert (tmp_path / "reports" / "report.json").is_file()
+
+
+def test_workers_that_would_import_another_checkout_are_refused(tmp_path):
+    from conformance.errors import UsageError
+    from conformance.run.launch import check_no_shadowing_checkout
+
+    check_no_shadowing_checkout(ROOT)  # this checkout is the package running: its workers agree
+    (tmp_path / "conformance").mkdir()
+    (tmp_path / "conformance" / "__init__.py").write_text("")
+    with pytest.raises(UsageError, match=r"-n: the workers would import .*conformance \(the current "
+                                         r"directory\) instead of the installed"):
+        check_no_shadowing_checkout(tmp_path)

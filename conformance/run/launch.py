@@ -28,6 +28,8 @@ def launch(args: argparse.Namespace) -> int:
                          args.case_timeout, args.resume, getattr(args, "precision", "strict"),
                          getattr(args, "golden", None))
     argv = pytest_args(args) + ["--conformance-started"]
+    if args.numprocesses:
+        check_no_shadowing_checkout()
     check_selection(specs, cfg, args.keyword)
     check_report_dir(cfg.report_dir, cfg.resume)
     if cfg.resume:
@@ -36,6 +38,19 @@ def launch(args: argparse.Namespace) -> int:
         mark(cfg.report_dir)
         start(specs, cfg, about)
         return int(pytest.main(argv))
+
+
+def check_no_shadowing_checkout(cwd: Path | None = None) -> None:
+    """xdist workers put their working directory first on their path: started in a source checkout
+    while this process runs an installed copy of the package, they would import the checkout's and
+    die on the mismatch (a run of 0 items). ``UsageError`` saying so, before anything is written."""
+    here = cwd or Path.cwd()
+    shadow = here / "conformance" / "__init__.py"
+    running = Path(__file__).resolve().parent.parent / "__init__.py"
+    if shadow.is_file() and shadow.resolve() != running:
+        raise UsageError(f"-n: the workers would import {shadow.parent} (the current directory) "
+                         f"instead of the installed {running.parent}: run from another directory, "
+                         "or install this checkout with pip install -e .")
 
 
 def pytest_args(args: argparse.Namespace) -> list[str]:
