@@ -8,3 +8,16 @@ from conformance.generate.dry_run import shipped_specs
 @pytest.fixture(scope="session")
 def specs():
     return shipped_specs()
+
+
+@pytest.fixture()
+def no_packs_left(monkeypatch):
+    """No spec pack active before or after the test (run_suite(specs=...) and main() put the packs
+    in the process's environment, where later tests would read them)."""
+    import os
+
+    from conformance.spec.loader import SPECS_ENV
+
+    monkeypatch.delenv(SPECS_ENV, raising=False)
+    yield
+    os.environ.pop(SPECS_ENV, None)

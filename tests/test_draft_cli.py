@@ -15,7 +15,6 @@ import yaml
 import conformance
 from conformance.cli.main import main
 from conformance.draft.pack import MARKER
-from conformance.spec.loader import SPECS_ENV
 
 HERE = Path(__file__).parent
 PAGES = HERE / "fixtures" / "pages"
@@ -23,11 +22,7 @@ TOY = PAGES / "clauses_elementwise"
 ORACLE = "oracle"  # the built-in backend answering with the documents' status codes
 
 
-@pytest.fixture(autouse=True)
-def _no_packs_left(monkeypatch):
-    monkeypatch.delenv(SPECS_ENV, raising=False)
-    yield
-    os.environ.pop(SPECS_ENV, None)  # run_suite(specs=...) sets it for the process
+pytestmark = pytest.mark.usefixtures("no_packs_left")
 
 
 @pytest.fixture(scope="module")

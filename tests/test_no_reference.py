@@ -36,11 +36,7 @@ MSE = "aclnnMseLossBackward"
 A2 = "atlas-a2"
 
 
-@pytest.fixture(autouse=True)
-def _no_packs_left(monkeypatch):
-    monkeypatch.delenv(SPECS_ENV, raising=False)
-    yield
-    os.environ.pop(SPECS_ENV, None)  # run_suite(specs=...) sets it for the process
+pytestmark = pytest.mark.usefixtures("no_packs_left")
 
 
 @pytest.fixture(scope="module")
