@@ -57,17 +57,20 @@ def unfinished_pairs(items: Iterable[dict[str, Any]]) -> set[tuple[str, str]]:
 
 def run_outcome(report: dict[str, Any]) -> str:
     """The verdict of a report document: ``nonconformant`` with an unwaived finding, an item that
-    could not run or a failing row; ``empty`` when no item ran; else ``incomplete`` when an item
+    could not run or a failing row; ``empty`` when no item ran and nothing stopped the run; else
+    ``incomplete`` when the run was stopped (-x, Ctrl-C, a worker that died), an item
     did not finish or judged too few cases (``insufficient``), or the journal it was rebuilt from
     is damaged, or numerics went unjudged for want of a reference (``no-reference``: what was
     not judged is no conformance); else ``conformant``."""
     unwaived = [f for f in report["findings"] if "waived" not in f]
     damaged = bool(report.get("journal_damage"))  # lines lost: what they held was not judged here
-    if not report.get("items") and not unwaived and not report.get("errors") and not damaged:
+    if (not report.get("items") and not unwaived and not report.get("errors") and not damaged
+            and not report.get("stopped")):
         return "empty"  # nothing was judged: never conformant (an empty shard, say)
     if unwaived or report.get("errors") or any(r["outcome"] == "fail" for r in report["results"]):
         return "nonconformant"
-    if damaged or any(i["outcome"] in (*UNFINISHED, "insufficient") for i in report.get("items", [])):
+    cut = any(i["outcome"] in (*UNFINISHED, "insufficient") for i in report.get("items", []))
+    if damaged or report.get("stopped") or cut:
         return "incomplete"  # not everything was judged: items cut off or not run, or too little evidence
     if any(r["outcome"] == NO_REFERENCE for r in report["results"]):
         return "incomplete"  # numerics were checked without a reference: not judged

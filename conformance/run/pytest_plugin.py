@@ -48,6 +48,7 @@ _CONFIG = pytest.StashKey[RunConfig]()
 _JOURNAL = pytest.StashKey[journal.JournalWriter]()
 _LOCK = pytest.StashKey[ReportDirLock]()
 _PROGRESS = pytest.StashKey[RunProgress]()
+_DOWN = pytest.StashKey[dict[str, list[str]]]()  # why xdist workers went down: their ids
 _SUITE = Path(__file__).resolve().parent.parent / "suite"
 _SUITE_MODULE = "conformance.suite"
 _RUN_FLAG = "conformance_run"  # in an xdist worker's workerinput: its controller runs the suite
@@ -144,6 +145,15 @@ def _start_bare(opt: Any, config: pytest.Config) -> RunConfig:
 def pytest_configure_node(node: Any) -> None:
     if _CONFIG in node.config.stash:
         node.workerinput[_RUN_FLAG] = True
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook, in the controller
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """A worker that died (at start-up, or mid-item) leaves items unjudged: the run says so, so a
+    run whose workers all died is no 'empty' shard."""
+    if error and _CONFIG in node.config.stash:
+        why = (str(error).strip().splitlines() or ["no reason given"])[-1]
+        node.config.stash.setdefault(_DOWN, {}).setdefault(why, []).append(node.gateway.id)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -255,11 +265,16 @@ def _stop_progress(config: pytest.Config) -> None:
 
 
 def _stopped(session: pytest.Session, exitstatus: int) -> str | None:
-    """Why the run stopped before its last item (-x, --maxfail, Ctrl-C), or None."""
+    """Why the run stopped before its last item (-x, --maxfail, Ctrl-C, a worker that died), or
+    None."""
     said = session.shouldfail or session.shouldstop  # -x sets shouldfail; xdist's -x shouldstop
+    reasons = [f"{len(ids)} xdist worker(s) went down ({', '.join(ids)}): {why}"
+               for why, ids in session.config.stash.get(_DOWN, {}).items()]
     if said:
-        return f"{said} (-x)" if "failures" in str(said) else str(said)
-    return "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else None
+        reasons.insert(0, f"{said} (-x)" if "failures" in str(said) else str(said))
+    elif exitstatus == pytest.ExitCode.INTERRUPTED:
+        reasons.insert(0, "interrupted")
+    return "; ".join(reasons) or None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
