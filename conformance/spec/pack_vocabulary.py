@@ -59,6 +59,10 @@ def add_pack(base: dict[str, Any], pack: LocatedYaml, schema: dict[str, Any]) ->
         raise SpecError(f"spec_version {data['spec_version']} differs from the shipped vocabulary's "
                         f"{base['spec_version']}: a pack may only add entries", file=pack.file,
                         line=pack.line_of(("spec_version",)), field="spec_version")
+    if data.get("dtype_rules", base.get("dtype_rules")) != base.get("dtype_rules"):
+        raise SpecError("dtype_rules differ from the shipped vocabulary's: the vendor's promotion and "
+                        "cast tables are one for every pack (remove them)", file=pack.file,
+                        line=pack.line_of(("dtype_rules",)), field="dtype_rules")
     out = {**base, **{name: list(base[name]) for name in LISTS}}
     for name, (key, defaults) in LISTS.items():
         for i, entry in enumerate(data.get(name, [])):

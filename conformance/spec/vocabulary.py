@@ -7,6 +7,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from conformance.spec.dtype_rules import DtypeRules
+
 
 @dataclass(frozen=True)
 class Product:
@@ -43,6 +45,9 @@ class Vocabulary:
                                         d["acl_code"], d["kind"]) for d in data["dtypes"]}
         self.formats = {f["name"]: f["acl_code"] for f in data["formats"]}
         self.status_codes = {s["name"]: s["code"] for s in data["status_codes"]}
+        #: promotion tables and cast rules; None for a vocabulary without them (tests' own)
+        self.dtype_rules = (DtypeRules(data["dtype_rules"], self.dtypes) if "dtype_rules" in data
+                            else None)
         self._dtype_alias = self._aliases()
         self._product_alias = {alias.lower(): p.id for p in self.products.values()
                                for alias in (p.id, *p.soc)}
