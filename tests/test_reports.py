@@ -1,109 +1,42 @@
-"""report.json, junit.xml and summary.md built from hand-made item records, against the schema and
-docs/report-format.md; and one quick run end to end."""
+"""report.json built from hand-made item records (report_records.py), against the schema and
+docs/report-format.md, and the files written for it; one quick run end to end. junit.xml and
+summary.md: test_reports_junit_summary.py."""
 from __future__ import annotations
 
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections import Counter
-from importlib.resources import files
 from pathlib import Path
 
 import jsonschema
 import pytest
+from report_records import (
+    A2,
+    CLAUSE_NULL,
+    CLAUSE_VALUES,
+    ERROR,
+    KL,
+    MATCHES,
+    NA_REASON,
+    NUMERICS_MESSAGE,
+    REJECTED,
+    RP,
+    load_schema,
+    meta,
+    records,
+    validate,
+)
 
 import conformance
-from conformance.check.results import KINDS, Finding, ItemRecord
+from conformance.check.results import KINDS, ItemRecord
 from conformance.report.document import build_report
-from conformance.report.files import junit_xml, summary_markdown, write_reports
+from conformance.report.files import summary_markdown, write_reports
 from conformance.run.config import resolve
-
-KL = "aclnnKlDivBackward"
-RP = "aclnnReplicationPad3dBackward"
-A2 = "atlas-a2"
-NA_REASON = "Atlas inference series products: not supported."
-NUMERICS_MESSAGE = ("out[0]=0.8389, but should be -0.0805 (|error| 0.919 > bound 4.8e-08, 1.9e7x) "
-                    f"[{KL}(gradOutput=FLOAT[1], self=FLOAT[1], target=FLOAT[1], reduction=0, "
-                    "logTarget=False, out=FLOAT[1])]")
-CHANGED_MESSAGE = ("self changed by the call, but inputs should be left byte-identical "
-                   f"[{KL}(gradOutput=FLOAT[2], self=FLOAT[2], target=FLOAT[2], reduction=1, "
-                   "logTarget=True, out=FLOAT[2])]")
-REJECTED = "rejected with 161002 (ACLNN_ERR_PARAM_INVALID)"
-MATCHES = "accepted, matches the reference"
-CLAUSE_NULL = {"id": "KL-NULL", "kind": "not_null", "outcome": "error", "doc": "upstream",
-               "quote": "161001 ACLNN_ERR_PARAM_NULLPTR: The passed gradOutput is a null pointer.",
-               "checks": []}
-CLAUSE_VALUES = {"id": "KL-VALUES", "kind": "behavior", "outcome": "behavior", "doc": "contract",
-                 "quote": "out holds the gradient.", "checks": ["numerics", "inputs-unchanged"]}
-REVIEW = {"id": "RP-R-1", "doc": "upstream", "quote": "A sentence no pattern reads.",
-          "where": "约束说明 (line 57)", "closest": "value_in"}
-ERROR = "TypeError: backend 'mine' returned None (NoneType); call() must return an int status or a CallResult"
 
 
 @pytest.fixture(scope="module")
 def schema():
-    doc = json.loads(files("conformance").joinpath("schema/report.schema.json").read_text())
-    jsonschema.Draft202012Validator.check_schema(doc)
-    return doc
-
-
-def validate(report, schema):
-    """Validate the report as it is written to disk (JSON has no tuples)."""
-    jsonschema.Draft202012Validator(schema).validate(json.loads(json.dumps(report)))
-
-
-def meta(**override):
-    data = {"backend": {"spec": "my_adapter.py:Mine", "name": "mine", "version": "2.1", "product": None},
-            "products": ["atlas-a2", "atlas-inference"], "apis": [KL, RP], "profile": "quick", "seed": 7,
-            "max_examples": 25, "report_dir": "reports",
-            "spec": {"version": "1.0.0", "digest": "d6ffad9ef93c0653"},
-            "tool": {"name": "aclnn-conformance", "version": conformance.__version__},
-            "started": "2026-12-02T17:08:32+00:00",
-            "not_applicable": [[RP, "atlas-inference", NA_REASON]], "shard": None, "waivers": None,
-            "isolate": False, "case_timeout": 10, "precision": "strict", "not_implemented": [],
-            "clauses": {KL: [CLAUSE_NULL, CLAUSE_VALUES], RP: []}, "golden": None,
-            "operators": {KL: {"doc_version": {"revision": "7d9ef913eae9b804a7a664dac289c0c9512d34c3",
-                                               "date": "2025-12-30"},
-                               "reference": "reference:kl_div_backward", "review": []},
-                          RP: {"doc_version": None, "reference": None,
-                               "review": [REVIEW, {**REVIEW, "id": "RP-R-2"}]}},
-            "dtypes": {KL: {A2: ["FLOAT", "FLOAT16", "BFLOAT16"], "atlas-inference": ["FLOAT", "FLOAT16"]},
-                       RP: {A2: ["FLOAT16", "FLOAT"], "atlas-inference": []}}}
-    data.update(override)
-    return data
-
-
-def _finding(clause, kind, message, item, **details):
-    path = f"reports/cases/{item.replace('/', '_')}_{clause}_{kind}_0-0.yaml"
-    return Finding(KL, A2, clause, kind, message, item=item, case_file=path,
-                   replay=f"conformance replay {path} --backend my_adapter.py:Mine",
-                   details={"case": {"gradOutput": "FLOAT[1]", "self": "FLOAT[1]"}, "origin": "valid FLOAT",
-                            **details})
-
-
-def records():
-    boundary = ItemRecord(f"{KL}/{A2}/boundary/all", KL, A2, "boundary", "all", cases=4, seconds=0.5)
-    boundary.checks = Counter({("KL-VALUES", "numerics", "pass"): 4})
-    boundary.numerics = Counter({("FLOAT", -20): 2, ("FLOAT16", -12): 2})
-    numerics = ItemRecord(f"{KL}/{A2}/FLOAT/numerics", KL, A2, "FLOAT", "numerics", cases=23, seconds=0.5)
-    numerics.checks = Counter({("KL-VALUES", "numerics", "pass"): 20, ("KL-VALUES", "numerics", "fail"): 3})
-    numerics.numerics = Counter({("FLOAT", -25): 2, ("FLOAT", -20): 18, ("FLOAT", 3): 3})
-    numerics.findings = [_finding("KL-VALUES", "numerics", NUMERICS_MESSAGE, numerics.item, numerics={
-        "ok": False, "judged": 1, "max_abs_error": 0.919, "max_rel_error": 11.4, "max_ulp": 1.2e8,
-        "worst_index": [0], "worst_actual": 0.8389, "worst_expected": -0.0805, "worst_bound": 4.8e-08,
-        "worst_ratio": 1.9e7, "mere": "nan", "mare": "inf", "cann_ok": False, "message": "out[0]=0.8389"})]
-    null = ItemRecord(f"{KL}/{A2}/KL-NULL/status", KL, A2, "KL-NULL", "status", cases=25, seconds=0.25)
-    null.checks = Counter({("KL-NULL", "status", "pass"): 25})
-    reduction = ItemRecord(f"{KL}/{A2}/KL-REDUCTION/status", KL, A2, "KL-REDUCTION", "status", cases=10,
-                           seconds=0.25)
-    reduction.checks = Counter({("KL-REDUCTION", "unspecified", "observed"): 10})
-    reduction.observations = Counter({("KL-REDUCTION", REJECTED): 6, ("KL-REDUCTION", MATCHES): 4})
-    # a failure seen only while Hypothesis shrank: the finding, but no failing tally
-    memory = ItemRecord(f"{KL}/{A2}/FLOAT/memory", KL, A2, "FLOAT", "memory", cases=5, seconds=0.5)
-    memory.checks = Counter({("KL-VALUES", "inputs-unchanged", "pass"): 5})
-    memory.findings = [_finding("KL-VALUES", "inputs-unchanged", CHANGED_MESSAGE, memory.item)]
-    broken = ItemRecord(f"{RP}/{A2}/FLOAT16/memory", RP, A2, "FLOAT16", "memory", error=ERROR)
-    return [boundary, numerics, null, reduction, memory, broken]
+    return load_schema()
 
 
 @pytest.fixture
@@ -194,79 +127,6 @@ def test_real_clauses_and_dtypes_validate(specs, schema):
     assert report["dtypes"][RP]["atlas-inference"] == [] and report["dtypes"][KL][A2]
 
 
-def _suite(report):
-    root = ET.fromstring(junit_xml(report))
-    assert root.tag == "testsuites" and len(root) == 1
-    return root[0]
-
-
-def test_junit_one_testcase_per_row_and_per_error(report):
-    suite = _suite(report)
-    assert suite.get("name") == "conformance[mine]" and suite.get("time") == "2.5"
-    assert (suite.get("failures"), suite.get("errors"), suite.get("skipped")) == ("2", "1", "1")
-    cases = suite.findall("testcase")
-    assert [(c.get("classname"), c.get("name")) for c in cases] == [
-        (f"{KL}.{A2}", "KL-NULL:status"), (f"{KL}.{A2}", "KL-REDUCTION:unspecified"),
-        (f"{KL}.{A2}", "KL-VALUES:inputs-unchanged"), (f"{KL}.{A2}", "KL-VALUES:numerics"),
-        (f"{RP}.atlas-inference", "*:*"), ("conformance", f"{RP}/{A2}/FLOAT16/memory")]
-    assert [[child.tag for child in c] for c in cases] == [
-        [], ["system-out"], ["failure"], ["failure"], ["skipped"], ["error"]]
-    numerics = cases[3].find("failure")
-    assert numerics.get("message") == NUMERICS_MESSAGE
-    assert numerics.text == f"{NUMERICS_MESSAGE}\n  replay: {report['findings'][0]['replay']}"
-    assert cases[1].find("system-out").text == (f"unspecified: {MATCHES} (4 cases)\n"
-                                                f"unspecified: {REJECTED} (6 cases)")
-    assert cases[4].find("skipped").get("message") == NA_REASON
-    assert cases[5].find("error").get("message") == ERROR and cases[5].find("error").text == ERROR
-
-
-def test_junit_tests_attribute_counts_every_testcase(report):
-    suite = _suite(report)
-    assert int(suite.get("tests")) == len(suite.findall("testcase"))
-
-
-def test_junit_failure_message_is_cut_and_a_row_without_finding_says_how_many(report):
-    long = dict(report["findings"][0], message="x" * 900)
-    doc = dict(report, findings=[long])
-    cases = _suite(doc).findall("testcase")
-    assert cases[3].find("failure").get("message") == "x" * 500
-    assert cases[2].find("failure").get("message") == "1 failing case(s)"
-    assert not cases[2].find("failure").text  # an empty element parses as None
-
-
-def _table(text, header):
-    lines = text.splitlines()
-    start = lines.index(header) + 2
-    rows = []
-    for line in lines[start:]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip("|").split(" | ")])
-    return rows
-
-
-def test_summary(report):
-    text = summary_markdown(report)
-    assert text.startswith("## aclnn conformance: ❌ nonconformant\n")
-    assert ("Backend `mine` · profile `quick` · precision `strict` · seed `7` · 67 cases in 2.5 s "
-            "(26.8 cases/s) · spec 1.0.0 (d6ffad9ef93c0653)") in text
-    # result rows per outcome; the errored RP item on atlas-a2 has no row, so no line here
-    header = ("| operator | product | pass | fail | waived | incomplete | insufficient evidence | "
-              "no reference | unspecified | not applicable / not run | items not run |")
-    assert _table(text, header) == [
-        [KL, A2, "1", "2", "0", "0", "0", "0", "1", "", ""],
-        [RP, "atlas-inference", "0", "0", "0", "0", "0", "0", "0", "not applicable", ""]]
-    # per operator: the document version its spec encodes, what judged numerics, review clauses
-    assert _table(text, "| operator | documents | numerics judged by | clauses needing review |") == [
-        [KL, "revision 7d9ef913eae9 (2025-12-30)", "reference:kl_div_backward", "0"],
-        [RP, "not named", "no reference", "2"]]
-    findings = _table(text, "| operator | product | clause | kind | message |")
-    assert [row[:4] for row in findings] == [[KL, A2, "KL-VALUES", "numerics"],
-                                             [KL, A2, "KL-VALUES", "inputs-unchanged"]]
-    assert findings[0][4] == NUMERICS_MESSAGE.replace("|", "\\|")
-    block = text.split("Replay:\n\n```\n", 1)[1].split("\n```", 1)[0]
-    assert block.splitlines() == [f["replay"] for f in report["findings"]]
-    assert f"**Error** in `{RP}/{A2}/FLOAT16/memory`: {ERROR}" in text
 
 
 def test_a_clean_run_is_conformant_everywhere(schema, tmp_path):
