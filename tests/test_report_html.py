@@ -3,12 +3,11 @@ matrix and the dtype tables, the failing clauses, the numerics charts, escaping,
 page as headless Chromium sees it."""
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
-from html.parser import HTMLParser
 
 import pytest
+from html_page import Page, case_table, fragment, text
 
 from conformance.check.results import Finding, ItemRecord
 from conformance.report.document import build_report
@@ -97,77 +96,6 @@ def report(specs):
 @pytest.fixture(scope="module")
 def html(report):
     return render_html(report)
-
-
-# -- reading the page --------------------------------------------------------------------------
-class Page(HTMLParser):
-    """Every start tag with its attributes, the cells of each table (by the table's id), and the text."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str]]] = []
-        self.tables: list[str] = []
-        self.cells: dict[str, list[dict[str, str]]] = {}
-        self.text: list[str] = []
-        self.cell: dict[str, str] | None = None  # the state cell being read; its text goes to "_text"
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        a = {k: v or "" for k, v in attrs}
-        self.tags.append((tag, a))
-        self.text.append(" ")
-        if tag == "table":
-            self.tables.append(a.get("id", ""))
-        elif tag == "td" and "data-state" in a and self.tables:
-            self.cell = {**a, "_text": ""}
-            self.cells.setdefault(self.tables[-1], []).append(self.cell)
-
-    def handle_endtag(self, tag):
-        self.text.append(" ")
-        if tag == "table" and self.tables:
-            self.tables.pop()
-        elif tag == "td":
-            self.cell = None
-
-    def handle_data(self, data):
-        self.text.append(data)
-        if self.cell is not None:
-            self.cell["_text"] += data
-
-    def cell_text(self, table: str, **match: str) -> str:
-        found = [c for c in self.cells[table] if all(c.get(f"data-{k}") == v for k, v in match.items())]
-        assert len(found) == 1, (table, match)
-        return re.sub(r"\s+", " ", found[0]["_text"]).strip()
-
-    def matrix(self) -> dict[tuple[str, str, str], tuple[str, int, int]]:
-        return {(c["data-api"], c["data-clause"], c["data-product"]):
-                (c["data-state"], int(c["data-cases"]), int(c["data-failed"]))
-                for c in self.cells["compliance-matrix"]}
-
-    def dtypes(self, api: str) -> dict[tuple[str, str], tuple[str, int]]:
-        return {(c["data-dtype"], c["data-product"]): (c["data-state"], int(c["data-cases"]))
-                for c in self.cells[f"dtypes-{api}"]}
-
-    def all_text(self) -> str:
-        return re.sub(r"\s+", " ", "".join(self.text))
-
-
-def fragment(html: str, start: str, end: str) -> str:
-    i = html.index(start)
-    return html[i:html.index(end, i)]
-
-
-def text(html_fragment: str) -> str:
-    return Page(html_fragment).all_text().strip()
-
-
-def case_table(html_fragment: str) -> dict[str, str]:
-    """The first counterexample table of a fragment: argument name -> value."""
-    table = fragment(html_fragment, '<table class="case">', "</table>")
-    names = [text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)]
-    values = [text(v) for v in re.findall(r"<td[^>]*>(.*?)</td>", table, re.S)]
-    return dict(zip(names, values, strict=True))
 
 
 def expected_matrix(report) -> dict[tuple[str, str, str], tuple[str, int, int]]:
@@ -303,49 +231,6 @@ def test_conformant_report_renders(specs):
     assert ok["outcome"] == "conformant" and 'class="verdict conformant"' in html
     assert "No clause failed." in Page(html).all_text()
     assert Page(html).matrix()[(RP, "RP-PHASE", A2)] == ("pass", 10, 0)
-
-
-# -- escaping and no network -------------------------------------------------------------------
-HOSTILE = ('<img src="https://evil.example/x.png"> <script>fetch("http://evil.example")</script> '
-           '<a href="//evil.example">x</a> & "quotes"')
-
-
-def hostile_report(report):
-    bad = copy.deepcopy(report)
-    bad["findings"][0]["message"] = HOSTILE
-    bad["findings"][0]["details"]["case"]["self"] = HOSTILE
-    bad["observations"][0]["behaviour"] = HOSTILE
-    bad["clauses"][RP][0]["quote"] = HOSTILE
-    bad["backend"]["name"] = HOSTILE
-    return bad
-
-
-def test_everything_is_escaped(report):
-    html = render_html(hostile_report(report))
-    page = Page(html)
-    assert not {t for t, _ in page.tags} & {"script", "img"}
-    assert all(a["href"].startswith("#") for t, a in page.tags if t == "a")
-    assert html.count("&lt;img src=&#34;https://evil.example/x.png&#34;&gt;") >= 5
-    assert HOSTILE in page.all_text()
-
-
-URL_ATTRS = {"src", "href", "srcset", "action", "formaction", "poster", "data", "xlink:href", "background",
-             "cite", "longdesc", "manifest", "ping"}
-
-
-def test_no_network_fetches(html, report):
-    for page_html in (html, render_html(hostile_report(report))):
-        page = Page(page_html)
-        tags = {t for t, _ in page.tags}
-        assert not tags & {"script", "link", "iframe", "img", "object", "embed", "base", "audio", "video",
-                           "source", "image", "use"}
-        for tag, attrs in page.tags:
-            for name, value in attrs.items():
-                if name in URL_ATTRS:
-                    assert value.startswith("#"), (tag, name, value)  # in-page anchors only
-        assert not re.search(r"""(?i)(src|href)\s*=\s*["']?\s*(https?:)?//""", page_html)
-        style = fragment(page_html, "<style>", "</style>")
-        assert "url(" not in style and "@import" not in style
 
 
 # -- CLI ---------------------------------------------------------------------------------------

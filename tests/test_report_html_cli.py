@@ -9,8 +9,9 @@ import subprocess
 
 import pytest
 from helpers import command
+from html_page import Page
 from requirements import import_or_skip, missing
-from test_report_html import A2, INF, KL, RP, Page, expected_matrix, sample_report
+from test_report_html import A2, INF, KL, RP, expected_matrix, sample_report
 
 from conformance.errors import UsageError
 from conformance.report.html import render_html, write_html
