@@ -1,6 +1,6 @@
 """The HTML report (conformance/report/html.py, conformance/cli/report.py): the cells of the compliance
-matrix and the dtype tables, the failing clauses, the numerics charts, escaping, no network, and the
-page as headless Chromium sees it."""
+matrix and the dtype tables, the failing clauses, the numerics charts. Escaping and no network:
+test_report_html_safety.py; the CLI and headless Chromium: test_report_html_cli.py."""
 from __future__ import annotations
 
 import re
