@@ -10,6 +10,7 @@ from conformance.draft.facts import Sentence
 from conformance.draft.usage import empty_support, relations
 
 _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
+_TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
 
 
 def _members(ctx: Context, e: Evidence) -> list[str]:
@@ -41,34 +42,50 @@ def _noted(ctx: Context, kind: str) -> list[tuple[tuple[str, ...], Sentence]]:
 def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
     """Coded clauses from the error rows (one per distinct set of tensors); what the notes add
     beyond them joins into unspecified clauses (tensors linked by notes, transitively)."""
-    coded: dict[tuple[str, ...], Clause] = {}
-    for e in evidence:
-        members = _members(ctx, e)
-        if len(members) < 2:
-            continue
-        clause = coded.setdefault(tuple(members), {
-            "id": ctx.new_id(_PART[kind]), "kind": kind, "params": members,
-            "on_violation": e.status, "_evidence": [], "_sentences": []})
-        clause["_evidence"].append(e)
-        clause["_sentences"].append(e.sentence)
+    clauses = _coded_relations(ctx, kind, evidence)
     groups: list[tuple[set[str], list[Sentence]]] = []
     for group, sentence in _noted(ctx, kind):
         ctx.used.add(sentence)
-        home = next((c for c in coded.values() if set(group) <= set(c["params"])), None)
+        home = next((c for c in clauses if set(group) <= set(c["params"])), None)
         if home is not None:
             home["_sentences"].append(sentence)
             continue
         joined = [g for g in groups if g[0] & set(group)]
         merged = (set(group).union(*(g[0] for g in joined)), [s for g in joined for s in g[1]] + [sentence])
         groups = [g for g in groups if g not in joined] + [merged]
-    clauses = list(coded.values())
     for names, sentences in groups:
+        # what coded clauses already tie is not said again (an equality): each is stood for by its
+        # first tensor (the one its breaks leave alone), so no case breaking it breaks this one too
+        touching = [c for c in clauses if set(c["params"]) & names] if kind in _TRANSITIVE else []
+        loose = names - {t for c in touching for t in c["params"]}
+        members = {c["params"][0] for c in touching} | loose
+        if len(members) < 2:
+            touching[0]["_sentences"] += sentences
+            continue
         clauses.append({"id": ctx.new_id(_PART[kind]), "kind": kind,
-                        "params": [t for t in ctx.tensors if t in names], "on_violation": "unspecified",
+                        "params": [t for t in ctx.tensors if t in members], "on_violation": "unspecified",
                         "_evidence": [], "_sentences": sentences})
     for c in clauses:
         c["source"] = source(c.pop("_sentences"))
     return clauses
+
+
+def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
+    """One clause per set of tensors the rows relate (and code); for an equality, sets sharing a
+    tensor joined: "gradOutput和self的shape不同" and "out和self的shape不同" are one same_shape over
+    the three (two clauses sharing self could not be broken one without the other)."""
+    groups: list[tuple[set[str], str, list[Evidence]]] = []
+    for e in evidence:
+        members = set(_members(ctx, e))
+        if len(members) < 2:
+            continue
+        joined = [g for g in groups if g[1] == e.status
+                  and (g[0] == members or (kind in _TRANSITIVE and g[0] & members))]
+        merged = (members.union(*(g[0] for g in joined)), e.status, [x for g in joined for x in g[2]] + [e])
+        groups = [g for g in groups if g not in joined] + [merged]
+    return [{"id": ctx.new_id(_PART[kind]), "kind": kind, "params": [t for t in ctx.tensors if t in names],
+             "on_violation": status, "_evidence": readings, "_sentences": [e.sentence for e in readings]}
+            for names, status, readings in groups]
 
 
 def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]],
