@@ -1,4 +1,5 @@
-"""The suite catches broken backends: each mutant of tests/mutants.py breaks one promise, and the
+"""The suite catches broken backends: each mutant of tests/mutants.py (values, status codes) and
+tests/mutants_memory.py (memory, determinism) breaks one promise, and the
 quick profile must report it with the right check kind and clause, on a small shrunk case.
 
 Run with ``pytest -s tests/test_mutants.py`` to see every matching counterexample's shapes.
@@ -17,6 +18,7 @@ import conformance
 pytestmark = pytest.mark.slow  # end-to-end runs: deselect with -m 'not slow'
 
 MUTANTS = Path(__file__).with_name("mutants.py")
+MEMORY_MUTANTS = Path(__file__).with_name("mutants_memory.py")
 MAX_ELEMENTS = 64  # per tensor of the smallest matching counterexample, and of every shrunk one
 
 VALUES_VIEWS = {("numerics", "KL-NONCONTIGUOUS")}  # a KL numerics bug also shows on view cases
@@ -88,7 +90,8 @@ def shrunk(finding: dict) -> bool:
 
 @pytest.mark.parametrize("mutant,api,expected,also", CASES)
 def test_mutant_is_caught(mutant, api, expected, also, tmp_path):
-    report = conformance.run_suite(f"{MUTANTS}:{mutant}", profile="quick", ops=[api], isolate=False,
+    where = next(p for p in (MUTANTS, MEMORY_MUTANTS) if f"class {mutant}(" in p.read_text())
+    report = conformance.run_suite(f"{where}:{mutant}", profile="quick", ops=[api], isolate=False,
                                    report_dir=tmp_path)
     found = {(f["kind"], f["clause"]) for f in report["findings"]}
     assert report["outcome"] == "nonconformant", f"{mutant} passed the quick profile, but should fail"
