@@ -12,6 +12,8 @@ from typing import Any
 
 from conformance.cases.layouts import with_layout
 from conformance.cases.tensor import TensorMeta
+from conformance.generate import dtype_relations
+from conformance.spec.clause_checks import DTYPE_RELATIONS
 from conformance.spec.model import Constraint, OperatorSpec
 from conformance.spec.vocabulary import Vocabulary
 
@@ -148,6 +150,8 @@ _VARIANTS: dict[str, Callable[[Constraint, Args, _Context], list[Args]]] = {
     "rank_in": _rank_in, "same_shape": _same_shape, "length": _length,
     "broadcastable": _broadcastable, "value_in": _value_in, "contiguous": _contiguous,
     "data_in": _data_in,
+    **{kind: lambda c, args, ctx: dtype_relations.variants(c, args, ctx.spec, ctx.product)
+       for kind in DTYPE_RELATIONS},
 }
 
 AUTOMATIC = frozenset(_VARIANTS)

@@ -10,6 +10,7 @@ from conformance.cases.layouts import choose_layouts
 from conformance.cases.tensor import TensorMeta
 from conformance.generate.breaks import AUTOMATIC, variants
 from conformance.generate.choosers import FixedChooser
+from conformance.generate.dtype_relations import fitting
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec
 from conformance.spec.vocabulary import Vocabulary
@@ -84,6 +85,7 @@ def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, 
         listed = [d for d in spec.dtypes_for(product, group[0])
                   if all(d in spec.dtypes_for(product, p) for p in group)]
         options = [dtype, *(d for d in listed if d != dtype)] if dtype in listed else listed
+        options = fitting(spec, product, {**args, **out}, group, options)  # promotion, casts
         if len(options) < 2 and dtype in listed or only_foreign and dtype in listed or not options:
             continue
         chosen = ch.choice(options, f"dtype_{group[0]}")

@@ -59,3 +59,26 @@ def check_kind_params(kind: str, names: list[str], params: dict[str, Param], dom
         if kind == "data_in" and name not in domains:
             raise fail(f"a data_in clause on {name!r} needs its domain under data.{name}", *at,
                        "params", j)
+
+
+#: The clause kinds judged with the vocabulary's promotion and cast tables (spec/promotion.py).
+DTYPE_RELATIONS = ("promotable", "castable")
+
+
+def check_dtype_relation(kind: str, raw: dict[str, Any], params: dict[str, Param], has_rules: bool,
+                         fail: Fail, *at: Any) -> None:
+    """A promotable or castable clause names arguments with a dtype; castable's ``to`` is an
+    output tensor; the vocabulary must hold the tables."""
+    if kind not in DTYPE_RELATIONS:
+        return
+    if not has_rules:
+        raise fail(f"a {kind} clause needs the vocabulary's dtype_rules (promotion and cast "
+                   "tables), and this vocabulary has none", *at, "kind")
+    for j, name in enumerate(raw["params"]):
+        if params[name].kind not in ("tensor", "tensor_list", "scalar"):
+            raise fail(f"a {kind} clause needs parameters with a dtype (tensor, tensor_list, scalar), "
+                       f"{name!r} is {params[name].kind}", *at, "params", j)
+    target = raw.get("to")
+    if target is not None and (target not in params or params[target].kind != "tensor"
+                               or params[target].role != "output"):
+        raise fail(f"castable 'to' names {target!r}, not an output tensor parameter", *at, "to")

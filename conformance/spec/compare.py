@@ -181,7 +181,8 @@ def content(c: Constraint | Review) -> dict[str, Any]:
         "requires": list(c.requires), "checks": list(c.checks), "all": [e.text for e in c.exprs],
         "when": c.when.text if c.when is not None else None, "doc": c.source.doc,
         "quote": c.source.quote, "where": c.source.where}
-    out.update({k: v for k, v in c.options.items() if k != "domains"})  # domains: the data section's
+    # domains: the data section's; dtype_rules: the vocabulary's
+    out.update({k: v for k, v in c.options.items() if k not in ("domains", "dtype_rules")})
     return out
 
 

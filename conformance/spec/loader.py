@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from conformance.errors import SpecError
-from conformance.spec.clause_checks import check_cycles, check_ids, check_kind_params
+from conformance.spec.clause_checks import (
+    DTYPE_RELATIONS,
+    check_cycles,
+    check_dtype_relation,
+    check_ids,
+    check_kind_params,
+)
 from conformance.spec.doc_version import bare_dates, doc_version
 from conformance.spec.domains import Domain, parse_domain
 from conformance.spec.draws import DrawError
@@ -160,6 +166,9 @@ class _Builder:
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
             "break", "when")}
+        check_dtype_relation(kind, raw, params, self.vocab.dtype_rules is not None, self.fail, *at)
+        if kind in DTYPE_RELATIONS:
+            options["dtype_rules"] = self.vocab.dtype_rules
         if kind == "data_in":  # (check_kind_params made sure each has one)
             options["domains"] = {p: self.domains[p] for p in raw["params"]}
         if kind == "dtype_in":

@@ -115,7 +115,8 @@ def _formats(spec: OperatorSpec) -> Iterator[Fact]:
 def _relations(spec: OperatorSpec) -> Iterator[Fact]:
     """same_dtype and same_shape tie parameters transitively: clauses of one outcome are merged into
     groups (a draft may say with one clause what a hand spec says with two). broadcastable is not
-    transitive: one group per clause. ``same: true`` on rank_in is a same_rank group."""
+    transitive: one group per clause. ``same: true`` on rank_in is a same_rank group; promotable
+    and castable clauses are one fact each (castable's key names its output)."""
     by_key: dict[str, list[Constraint]] = {}
     for kind in ("same_dtype", "same_shape"):
         for group in _components([c for c in spec.constraints if c.kind == kind]):
@@ -124,6 +125,10 @@ def _relations(spec: OperatorSpec) -> Iterator[Fact]:
         if c.kind == "broadcastable" or c.kind == "rank_in" and c.options.get("same"):
             kind = "broadcastable" if c.kind == "broadcastable" else "same_rank"
             by_key.setdefault(_set_key(kind, c.params), []).append(c)
+        if c.kind == "promotable":  # the inputs have a promoted dtype (the vendor's table)
+            by_key.setdefault(_set_key("promotable", c.params), []).append(c)
+        if c.kind == "castable":  # ... which may be cast to the output's dtype
+            by_key.setdefault(f"{_set_key('castable', c.params)} -> {c.options['to']}", []).append(c)
     for key, clauses in by_key.items():
         members = tuple(sorted({p for c in clauses for p in c.params}))
         yield _merged("relations", key, members, clauses)
@@ -175,7 +180,7 @@ def _behaviour(spec: OperatorSpec) -> Iterator[Fact]:
 #: The constraint kinds the families above read completely.
 _PREDICATE_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "rank_in",
                               "same_shape", "length", "broadcastable", "value_in", "contiguous",
-                              "data_in"})
+                              "data_in", "promotable", "castable"})
 
 
 def _naming(spec: OperatorSpec, kind: str, name: str) -> list[Constraint]:

@@ -12,6 +12,7 @@ import numpy as np
 
 from conformance.spec.expressions import ExprError
 from conformance.spec.model import Constraint
+from conformance.spec.promotion import castable, promotable
 
 Names = Mapping[str, Any]
 Predicate = Callable[[Constraint, Names, str], list[str]]
@@ -130,4 +131,4 @@ def expr(c: Constraint, names: Names, product: str) -> list[str]:
 
 PREDICATES: dict[str, Predicate] = {f.__name__: f for f in (
     not_null, dtype_in, same_dtype, format_in, rank_in, same_shape, length, broadcastable, value_in,
-    contiguous, data_in, expr)}
+    contiguous, data_in, expr, promotable, castable)}
