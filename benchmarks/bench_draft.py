@@ -1,7 +1,7 @@
-"""How far `conformance draft` gets over checkouts of the vendor's docs: pages found, drafted
-without error, error rows turned into checkable clauses, drafts that lint, and (with --runs N)
-drafts whose quick run against the oracle-only backend (`--backend oracle`) finishes, for
-every Nth operator.
+"""How far `conformance draft` gets over checkouts of the vendor's docs: pages found (and those
+documenting no operator, apart), operators (a page may document two) drafted without error, error
+rows turned into checkable clauses, drafts that lint, and (with --runs N) drafts whose quick run
+against the oracle-only backend (`--backend oracle`) finishes, for every Nth operator.
 
 Run from the repository root:
     PYTHONPATH=. python benchmarks/bench_draft.py /work/.mirror/hicann+ops-nn/repo ... [--rev HEAD]
@@ -97,18 +97,22 @@ def main_(argv: list[str] | None = None) -> None:
         t = draft(checkout, args.rev, out)["total"]
         seconds = time.perf_counter() - started
         linted = lint(out)
-        print(f"{checkout}: {t['pages']} pages, drafted {_share(t['drafted'], t['pages'])} "
+        print(f"{checkout}: {t['pages']} pages ({t['not_operator']} documenting no operator, "
+              f"not counted), {t['operators']} operators, drafted {_share(t['drafted'], t['operators'])} "
               f"({t['skipped']} not written: operator drafted from another page) in {seconds:.0f} s; "
               f"error rows checkable {_share(t['error_rows_checkable'], t['error_rows'])}; "
               f"drafts that lint {_share(linted['ok'], linted['ok'] + linted['failed'])}")
-        totals.update({k: t[k] for k in ("pages", "drafted", "error_rows", "error_rows_checkable")})
+        totals.update({k: t[k] for k in ("pages", "not_operator", "operators", "drafted", "error_rows",
+                                         "error_rows_checkable")})
         totals.update(linted)
         if args.runs:
             runs = quick_runs(out, args.runs, Path(tempfile.mkdtemp(prefix="bench-runs-")))
             print(f"  quick runs against the oracle: {dict(runs)}")
             totals.update({f"runs {k}": v for k, v in runs.items()})
     ran = sum(totals[f"runs {k}"] for k in ("finished", "errors", "did not finish"))
-    print(f"total: drafted {_share(totals['drafted'], totals['pages'])}; error rows checkable "
+    print(f"total: {totals['pages']} pages, {totals['not_operator']} documenting no operator (not "
+          f"counted); operators drafted {_share(totals['drafted'], totals['operators'])}; error rows "
+          f"checkable "
           f"{_share(totals['error_rows_checkable'], totals['error_rows'])}; drafts that lint "
           f"{_share(totals['ok'], totals['ok'] + totals['failed'])}"
           + (f"; quick runs finished without errors {_share(totals['runs finished'], ran)}"

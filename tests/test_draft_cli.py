@@ -38,10 +38,13 @@ def test_each_page_is_drafted_and_a_broken_one_is_one_line(tmp_path, capsys):
     code = main(["draft", str(PAGES), "-o", str(tmp_path / "d")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1  # the broken fixture page
-    assert len(err) == 1 and "aclnnNoPrototype.md: cannot read the function prototype" in err[0]
+    assert len(err) == 2 and "aclnnNoPrototype.md: cannot read the function prototype" in err[1]
+    assert err[0].endswith("aclnnMeasureToyWeight.md: not an operator page: it declares "
+                           "aclnnMeasureToyWeight with neither a GetWorkspaceSize phase nor an executor")
     written = sorted(p.name for p in (tmp_path / "d").iterdir())
     assert "aclnnToyMix.yaml" in written and MARKER in written and "vocabulary.yaml" in written
-    assert not any("NoPrototype" in name for name in written)
+    assert "aclnnFrob.yaml" in written and "aclnnInplaceFrob.yaml" in written  # one page, two specs
+    assert not any("NoPrototype" in name or "MeasureToy" in name for name in written)
 
 
 def test_the_toy_page_drafts_its_clauses(drafted):
@@ -73,7 +76,12 @@ def test_stats_per_page_and_in_total(drafted):
     assert page["patterns"]["broadcast shape differs"] == 1 and page["patterns"]["(no pattern)"] == 1
     total = stats["total"]
     assert total["failed"] == 1 and stats["failures"][0]["part"] == "function prototype"
-    assert total["drafted"] == len(stats["pages"]) == total["pages"] - 1
+    assert total["drafted"] == len(stats["pages"]) == total["operators"] - 1
+    # 8 pages: one documents no operator (not counted in the share), one two operators
+    assert (total["pages"], total["not_operator"], total["operators"]) == (8, 1, 8)
+    assert stats["not_operator"] == [{"page": str(PAGES / "layouts" / "docs" / "aclnnMeasureToyWeight.md"),
+                                      "functions": "aclnnMeasureToyWeight"}]
+    assert total["share_drafted"] == round(7 / 8, 4)
     assert total["error_rows"] == sum(p["error_rows"] for p in stats["pages"])
     assert total["share_checkable"] == round(total["error_rows_checkable"] / total["error_rows"], 4)
 

@@ -88,7 +88,9 @@ def test_find_pages(tmp_path: Path) -> None:
     found = find_pages(PAGES)
     assert [p.relative_to(PAGES).as_posix() for p in found] == [
         "blend/docs/aclnnBlendLegacy.md", "broken/docs/aclnnNoPrototype.md",
-        "clauses_elementwise/docs/aclnnToyMix.md", "span/docs/aclnnSpanGather.md",
+        "clauses_elementwise/docs/aclnnToyMix.md", "layouts/docs/aclnnFrob&aclnnInplaceFrob.md",
+        "layouts/docs/aclnnGlimmer.md", "layouts/docs/aclnnMeasureToyWeight.md",
+        "span/docs/aclnnSpanGather.md",
         "wobble/docs/aclnnWobble.md"]
     one = PAGES / "span" / "docs" / "aclnnSpanGather.md"
     assert find_pages(one) == [one]

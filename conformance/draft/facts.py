@@ -112,3 +112,14 @@ class PageError(Exception):
     def __init__(self, page: str, part: str, reason: str) -> None:
         super().__init__(f"{page}: cannot read the {part}: {reason}")
         self.page, self.part, self.reason = page, part, reason
+
+
+class NotOperatorPage(PageError):
+    """A page that documents no two-phase operator (no GetWorkspaceSize, no executor): a host
+    helper such as a weight-size calculator. Not a failure to read; counted apart."""
+
+    def __init__(self, page: str, functions: list[str]) -> None:
+        super().__init__(page, "function prototype", "declares " + ", ".join(functions)
+                         + " with neither a GetWorkspaceSize phase nor an executor")
+        self.functions = functions
+

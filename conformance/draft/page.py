@@ -184,7 +184,8 @@ def _item(parts: list[str], item: Item) -> Item:
 
 def _code_blocks(lines: list[str]) -> list[CodeBlock]:
     """Fenced blocks. A fence with a language inside a block opens a new one (the page forgot to
-    close the previous block); a block still open at the end stops before the next heading."""
+    close the previous block) unless a heading follows it (then it is a closing fence with a stray
+    letter, "```l"); a block still open at the end stops before the next heading."""
     blocks: list[CodeBlock] = []
     opened: tuple[int, str] | None = None
     for n, text in enumerate(lines, 1):
@@ -193,7 +194,7 @@ def _code_blocks(lines: list[str]) -> list[CodeBlock]:
             continue
         if opened is None:
             opened = (n, fence.group(2))
-        elif fence.group(2):
+        elif fence.group(2) and not _heading_follows(lines, n):
             blocks.append(_block(lines, opened, n - 1, closed=False))
             opened = (n, fence.group(2))
         else:
@@ -204,6 +205,12 @@ def _code_blocks(lines: list[str]) -> list[CodeBlock]:
                     if _HEADING.match(lines[n - 1]) and lines[n - 1].startswith("## ")), len(lines))
         blocks.append(_block(lines, opened, end, closed=False))
     return blocks
+
+
+def _heading_follows(lines: list[str], n: int) -> bool:
+    """The first non-blank line after line ``n`` is a Markdown heading (or there is none)."""
+    following = next((text for text in lines[n:] if text.strip()), "")
+    return not following or bool(_HEADING.match(following))
 
 
 def _block(lines: list[str], opened: tuple[int, str], end: int, *, closed: bool) -> CodeBlock:

@@ -3,7 +3,9 @@ operator supports and which it does not.
 
 Three layouts: the current template's ``<!-- npu="950" id1 -->`` comment above each
 ``- <term>…</term>：支持/不支持`` bullet, the same bullets without comments, and the older pipe table
-``| 产品 | 是否支持 |`` with √/×. The oldest pages only list the supported lines as plain bullets.
+``| 产品 | 是否支持 |`` with √/× (some experimental pages: YES/NO under 支持状态). The oldest pages
+only list the supported lines, as plain bullets or as a table with no mark column (a row's line
+then read from its first cell, else from the chip it names: ``| Atlas A5 … | Ascend950PR |``).
 A label maps to vocabulary ids through the products' ``doc_names`` (whitespace, case, 系列/产品 and
 a parenthesised remark ignored; a label that is a doc name plus a suffix, or the start of the doc
 names of one product line only, maps too); a label naming two lines ("A/B") that maps as a whole gives one
@@ -19,7 +21,9 @@ from conformance.draft.page import Item, Page, Section, Table, terms
 from conformance.spec.vocabulary import Vocabulary
 
 SECTION_TITLES = ("产品支持情况", "支持的产品型号", "支持产品", "支持的产品")
-_YES, _NO = ("√", "✓", "✔", "支持", "是", "Y"), ("×", "✗", "✘", "x", "不支持", "否", "N")
+_YES, _NO = ("√", "✓", "✔", "支持", "是"), ("×", "✗", "✘", "不支持", "否")
+_YES_WORDS, _NO_WORDS = ("Y", "YES"), ("N", "NO", "X")  # compared upper-cased
+_MARK_HEADERS = ("是否支持", "支持状态", "支持情况")
 
 
 def product_ids(label: str, vocab: Vocabulary) -> list[str]:
@@ -112,17 +116,50 @@ def _split_status(text: str) -> tuple[str, bool | None]:
 
 def _from_table(table: Table, section: Section, vocab: Vocabulary,
                 unread: list[Sentence]) -> list[ProductFact]:
+    """A check table (a mark column of √/×, YES/NO) or, with no mark column, a listing of the
+    supported lines (one a row: "产品型号 | 芯片号 | 支持的数据类型")."""
     if len(table.headers) < 2:
         return []
+    column = _mark_column(table)
     facts: list[ProductFact] = []
     for number, row in enumerate(table.rows, 1):
         where = Where(section.path, row.line, "products", number)
-        mark = row.cells[1].strip() if len(row.cells) > 1 else ""
-        if mark in _YES or mark in _NO:
-            facts += _facts(row.cells[0], mark in _YES, where, vocab)
+        mark = row.cells[column].strip() if column is not None and column < len(row.cells) else ""
+        if column is not None and _mark(mark) is not None:
+            facts += _facts(row.cells[0], bool(_mark(mark)), where, vocab)
+        elif column is None and (ids := _listed(row.cells, vocab)):
+            facts += [ProductFact(row.cells[0], pid, True, where) for pid in ids]
         else:
             unread.append(Sentence(" | ".join(row.cells), where))
     return facts
+
+
+def _mark(cell: str) -> bool | None:
+    """True for a supported mark, False for an unsupported one, None for anything else."""
+    upper = cell.upper()
+    if upper in _YES_WORDS or cell in _YES:
+        return True
+    return False if upper in _NO_WORDS or cell in _NO else None
+
+
+def _mark_column(table: Table) -> int | None:
+    """The column that marks support: headed 是否支持/支持状态/支持情况, else the second column when
+    its every cell is a mark; None for a listing."""
+    for index, header in enumerate(table.headers):
+        if index and any(word in header for word in _MARK_HEADERS):
+            return index
+    marks = [row.cells[1].strip() for row in table.rows if len(row.cells) > 1]
+    return 1 if marks and all(_mark(m) is not None for m in marks) else None
+
+
+def _listed(cells: tuple[str, ...], vocab: Vocabulary) -> list[str]:
+    """A listing row's product ids: its first cell's label, else a chip (soc) named in another
+    cell ("Ascend950PR")."""
+    ids = product_ids(cells[0], vocab)
+    if ids:
+        return ids
+    socs = {vocab.product(cell.strip()) for cell in cells[1:]}
+    return sorted(pid for pid in socs if pid)
 
 
 def _is_remark(text: str) -> bool:

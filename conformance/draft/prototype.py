@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from conformance.draft.facts import PrototypeParam
 
+_FUNCTION = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w+)\s*\(", re.ASCII)
 _DECL = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w*?)GetWorkspaceSize\s*\(", re.ASCII)
 _ARG = re.compile(r"^(?P<type>.*?[\s*&])\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<array>\[\s*\w*\s*\])?$")
 PLUMBING = ("workspaceSize", "executor")  # the first phase's own outputs, not the operator's
@@ -30,6 +31,22 @@ def declared_apis(text: str) -> list[str]:
     """Every api whose GetWorkspaceSize is declared in the text, in order, without repeats."""
     found: list[str] = []
     for match in _DECL.finditer(_unescape(text)):
+        if match.group(1) not in found:
+            found.append(match.group(1))
+    return found
+
+
+def one_phase_functions(text: str) -> list[str]:
+    """The aclnn functions declared in the text when none of them is two-phase (no
+    GetWorkspaceSize, no workspace or executor argument): a host helper page. [] otherwise."""
+    text = _unescape(text)
+    found: list[str] = []
+    for match in _FUNCTION.finditer(text):
+        body = _body(text, match.end())
+        names = [code for code, _ in body or []]
+        if match.group(1).endswith("GetWorkspaceSize") or body is None or any(
+                word in code for code in names for word in ("aclOpExecutor", "workspace")):
+            return []
         if match.group(1) not in found:
             found.append(match.group(1))
     return found

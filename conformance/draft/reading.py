@@ -1,10 +1,12 @@
 """Read one aclnn documentation page into ``PageFacts`` (the entry point of the readers).
 
-A page with several operators (``aclnnCelu&aclnnInplaceCelu``) is read for the first one its
-title names (its prototype, its GetWorkspaceSize section); a page that cannot be read at all —
-no operator declared, an argument list never closed, no parameter description — raises
-``PageError`` naming the part. Everything else a reader saw and could not place goes to
-``unread``, quoted, with its place.
+A page with several operators (``aclnnCelu&aclnnInplaceCelu``) is read once for each one its
+title names (``page_apis``): each has its own prototype and GetWorkspaceSize section, and shares
+the page's products and constraints. A page that cannot be read at all — no operator declared,
+an argument list never closed, no parameter description — raises ``PageError`` naming the part;
+a page declaring only one-phase helpers (no GetWorkspaceSize, no executor, such as
+aclnnCalculateMatmulWeightSize) raises ``NotOperatorPage``. Everything else a reader saw and
+could not place goes to ``unread``, quoted, with its place.
 """
 from __future__ import annotations
 
@@ -14,11 +16,19 @@ from dataclasses import replace
 from conformance.draft.constraints import read_constraints
 from conformance.draft.dtype_notes import apply_note, parse_note
 from conformance.draft.error_table import is_error_table, read_errors
-from conformance.draft.facts import PageError, PageFacts, ParamRow, PrototypeParam, Sentence, Where
+from conformance.draft.facts import (
+    NotOperatorPage,
+    PageError,
+    PageFacts,
+    ParamRow,
+    PrototypeParam,
+    Sentence,
+    Where,
+)
 from conformance.draft.page import Item, Page, Section, sentences, terms
 from conformance.draft.param_table import ParamDescription, is_param_table, read_params
 from conformance.draft.products import product_ids, read_products
-from conformance.draft.prototype import declared_apis, read_prototype
+from conformance.draft.prototype import declared_apis, one_phase_functions, read_prototype
 from conformance.draft.workspace import workspace_section
 from conformance.spec.vocabulary import Vocabulary
 
@@ -27,16 +37,27 @@ EXAMPLE_TITLES = ("调用示例", "调用样例", "样例", "示例")
 _BOILERPLATE = ("状态码", "入参校验", "以下场景时报错", "以下错误码", "返回值", "参数说明")
 
 
-def read_page(text: str, page: str, vocab: Vocabulary) -> PageFacts:
-    """The facts of one page (``page`` is the path to quote); raises ``PageError``."""
+def page_apis(text: str, page: str) -> list[str]:
+    """The operators the page documents, in the order its title names them ("aclnnCelu&
+    aclnnInplaceCelu" → both); raises ``PageError`` (``NotOperatorPage``) when it declares none."""
+    return _apis(Page(text), page)
+
+
+def read_page(text: str, page: str, vocab: Vocabulary, api: str | None = None) -> PageFacts:
+    """The facts of one operator of a page (``page`` is the path to quote; ``api`` one of
+    ``page_apis``, the first when None); raises ``PageError``."""
     doc = Page(text)
-    api = _api(doc, page)
+    apis = _apis(doc, page)
+    api = api or apis[0]
     prototype = read_prototype(_declarations_text(doc), api)
     if prototype is None:
         raise PageError(page, "function prototype",
                         f"the argument list of {api}GetWorkspaceSize is not closed")
     products, unread = read_products(doc, vocab)
     section = workspace_section(doc, api)
+    if section is not None and api != apis[0] and api.lower() not in section.title.replace(
+            " ", "").lower():
+        section = None  # a later operator of the page is described under its own heading only
     if section is None:
         raise PageError(page, "parameter table",
                         f"no {api}GetWorkspaceSize section and no 参数说明 section")
@@ -85,13 +106,15 @@ def _phase1(doc: Page, section: Section) -> Sentence | None:
     return None
 
 
-def _api(doc: Page, page: str) -> str:
+def _apis(doc: Page, page: str) -> list[str]:
     declared = declared_apis(_declarations_text(doc))
+    if not declared and (helpers := one_phase_functions(_declarations_text(doc))):
+        raise NotOperatorPage(page, helpers)
     if not declared:
         part = "title" if not doc.title else "function prototype"
         raise PageError(page, part, "no aclnnStatus aclnnXGetWorkspaceSize(...) declaration")
     named = re.findall(r"aclnn[A-Za-z0-9_]+", doc.title.replace(" ", ""))
-    return next((api for api in named if api in declared), declared[0])
+    return [api for api in dict.fromkeys(named) if api in declared] or declared[:1]
 
 
 def _declarations_text(doc: Page) -> str:
@@ -179,4 +202,4 @@ def _boilerplate(item: Item) -> bool:
             or "ACLNN_" in item.text or bool(re.match(r"返回\s*\d{6}", item.text)))
 
 
-__all__ = ["read_page", "PageError", "PageFacts", "PrototypeParam"]
+__all__ = ["page_apis", "read_page", "PageError", "PageFacts", "PrototypeParam"]

@@ -36,7 +36,9 @@ def page_stats(d: DraftedSpec) -> dict[str, Any]:
 
 
 def total_stats(pages: list[dict[str, Any]], failures: list[dict[str, str]],
-                skipped: list[str]) -> dict[str, Any]:
+                skipped: list[str], helpers: int = 0, found: int | None = None) -> dict[str, Any]:
+    """Totals over the operators read (a page documenting two counts twice); ``helpers`` pages
+    document no operator: ``found`` (every page) counts them, the drafted share does not."""
     rows = sum(p["error_rows"] for p in pages)
     checkable = sum(p["error_rows_checkable"] for p in pages)
     clauses: Counter[str] = Counter()
@@ -48,8 +50,9 @@ def total_stats(pages: list[dict[str, Any]], failures: list[dict[str, str]],
         unmatched.update(_IDENT.sub("X", s) for s in p["unmatched"])
     read = len(pages) + len(failures) + len(skipped)  # a skipped page was drafted, not written
     return {
-        "pages": read, "drafted": len(pages) + len(skipped), "written": len(pages),
-        "skipped": len(skipped), "failed": len(failures),
+        "pages": read + helpers if found is None else found, "operators": read,
+        "drafted": len(pages) + len(skipped), "written": len(pages),
+        "skipped": len(skipped), "failed": len(failures), "not_operator": helpers,
         "share_drafted": round((read - len(failures)) / read, 4) if read else None,
         "parameters": sum(p["parameters"] for p in pages),
         "clauses": dict(clauses.most_common()), "patterns": dict(patterns.most_common()),
@@ -61,9 +64,12 @@ def total_stats(pages: list[dict[str, Any]], failures: list[dict[str, str]],
 
 
 def stats_document(pages: list[dict[str, Any]], failures: list[dict[str, str]],
-                   skipped: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
-    return {"total": total_stats(pages, failures, list(skipped)), "pages": pages, "failures": failures,
-            "skipped": list(skipped)}
+                   skipped: list[str] = (),  # type: ignore[assignment]
+                   not_operator: list[dict[str, str]] = (),  # type: ignore[assignment]
+                   found: int | None = None) -> dict[str, Any]:
+    return {"total": total_stats(pages, failures, list(skipped), len(not_operator), found),
+            "pages": pages,
+            "failures": failures, "skipped": list(skipped), "not_operator": list(not_operator)}
 
 
 def _pct(share: float | None) -> str:
@@ -80,9 +86,10 @@ def render(doc: dict[str, Any], limit: int = 25) -> str:
     if len(doc["pages"]) > limit:
         lines.append(f"... and {len(doc['pages']) - limit} more pages (see the JSON)")
     t = doc["total"]
-    lines += [f"pages: {t['pages']} found, {t['drafted']} drafted ({_pct(t['share_drafted'])}; "
-              f"{t['skipped']} of them not written: their operator is drafted from another page), "
-              f"{t['failed']} failed",
+    lines += [f"pages: {t['pages']} found, {t.get('not_operator', 0)} of them documenting no "
+              f"operator; operators read: {t['operators']}, {t['drafted']} drafted "
+              f"({_pct(t['share_drafted'])}; {t['skipped']} of them not written: drafted from "
+              f"another page), {t['failed']} failed",
               f"error rows: {t['error_rows']}, turned into checkable clauses: "
               f"{t['error_rows_checkable']} ({_pct(t['share_checkable'])}); review clauses: {t['reviews']}",
               "clauses by kind: " + ", ".join(f"{k} {n}" for k, n in t["clauses"].items()),
