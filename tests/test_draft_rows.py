@@ -72,3 +72,93 @@ def test_broadcasting_pairs_are_not_joined(vocab):
     from conformance.draft.clauses import draft_clauses
     bcast = [c for c in draft_clauses(d.draft.facts, vocab).clauses if c["kind"] == "broadcastable"]
     assert [c["params"] for c in bcast] == [["gradOutput", "self"], ["self", "out"]]
+
+
+# -- attribute phrasings: the whole sentence, or nothing ------------------------------------------
+ARRAYS = ("kernelSize", "stride", "padding", "dilation", "steps", "repeats", "self", "out", "p", "ratio")
+
+
+@pytest.mark.parametrize("text, pattern, params, limits", [
+    ("kernelSize中的数值中存在小于等于0的数值", "element sign", ("kernelSize",),
+     {"positive": True, "elements": True}),
+    ("stride的数值中存在小于等于0的值", "element sign", ("stride",), {"positive": True, "elements": True}),
+    ("kernelSize、dilation或stride存在值等于或小于0的元素", "element sign",
+     ("kernelSize", "dilation", "stride"), {"positive": True, "elements": True}),
+    ("padding存在小于0的元素", "element sign", ("padding",), {"positive": False, "elements": True}),
+    ("参数repeats中含有小于0的值", "element sign", ("repeats",), {"positive": False, "elements": True}),
+    ("steps中有值小于等于0", "element sign", ("steps",), {"positive": True, "elements": True}),
+    ("传入的kernelSize、stride存在某维度的值小于等于0", "element sign", ("kernelSize", "stride"),
+     {"positive": True, "elements": True}),
+    ("p的值不在0和1之间", "value interval", ("p",), {"low": 0.0, "high": 1.0}),
+    ("ratio的数值超出范围(0, 1]", "value interval", ("ratio",),
+     {"low": 0.0, "high": 1.0, "open_low": True, "open_high": False}),
+])
+def test_attribute_phrasings(text, pattern, params, limits):
+    from conformance.draft.patterns import match
+    found = match(text, ARRAYS)
+    assert found is not None and (found.pattern, found.params, found.limits) == (pattern, params, limits)
+
+
+@pytest.mark.parametrize("text", [
+    "padding的数值中存在小于0或者大于kernelSize的数值",  # a second condition: not the sign alone
+    "stride存在等于0的元素",  # zero only
+    "p的值不在0和1之间，或者ratio小于0",
+])
+def test_attribute_phrasings_saying_more_are_not_element_signs(text):
+    from conformance.draft.patterns import match
+    found = match(text, ARRAYS)
+    assert found is None or found.pattern not in ("element sign", "value interval"), found
+
+
+def _pool(errors: tuple[str, ...]) -> PageFacts:
+    rows = (param("self", 1, dtypes=("FLOAT",), rank=(3, 4)),
+            param("kernelSize", 2, formats=(), rank=None, noncontiguous=None),
+            param("padding", 3, formats=(), rank=None, noncontiguous=None),
+            param("p", 4, formats=(), rank=None, noncontiguous=None),
+            param("out", 5, direction="output", same_as="self", rank=(3, 4)))
+    args = (("self", "aclTensor*"), ("kernelSize", "aclIntArray*"), ("padding", "aclIntArray*"),
+            ("p", "double"), ("out", "aclTensor*"))
+    return toy("aclnnToyPool", args, rows, errors)
+
+
+def test_element_signs_and_an_interval_are_coded_expr_clauses(vocab, tmp_path):
+    d = draft_spec(_pool(("kernelSize的长度不等于2。", "kernelSize中存在小于等于0的数值。",
+                          "self、padding存在小于0的值。", "padding存在小于0的元素。", "p的值不在0和1之间。")),
+                   vocab, "toy")
+    exprs = {c["source"]["quote"]: (c["all"], c["break"]) for c in kinds(d, "expr")}
+    assert exprs["kernelSize中存在小于等于0的数值"] == (["len(kernelSize) == 0 or min(kernelSize) > 0"],
+                                                 {"kernelSize": {"expr": "[0] * 2"}})  # length kept
+    assert exprs["padding存在小于0的元素"] == (["len(padding) == 0 or min(padding) >= 0"],
+                                         {"padding": {"expr": "[-1]"}})
+    assert exprs["p的值不在0和1之间"] == (["(p >= 0 and p <= 1)"], {"p": {"sampled": [-1.0, 2.0]}})
+    assert d.spec["generate"]["draws"]["p"] == {"sampled": [0.25, 0.5, 0.75]}  # never on a bound
+    # the row naming a tensor too says more than an element sign: not encoded
+    assert checkable(d) == {"kernelSize的长度不等于2": True, "kernelSize中存在小于等于0的数值": True,
+                            "self、padding存在小于0的值": False, "padding存在小于0的元素": True,
+                            "p的值不在0和1之间": True}
+    _valid_and_broken_alone(d, tmp_path)
+
+
+def _valid_and_broken_alone(d, tmp_path) -> None:  # noqa: ANN001 - a DraftedSpec
+    """Valid cases are valid; each coded clause is broken alone by some case (breakable.py's test)."""
+    from conformance.cases.oracle import explain
+    from conformance.draft.pack import write_pack
+    from conformance.generate.build import broken_cases, build_case
+    from conformance.generate.choosers import FixedChooser
+    from conformance.generate.dry_run import load_operator
+    from conformance.generate.strategies import breaks_only
+    from conformance.spec.loader import vocabulary_for
+    from conformance.spec.model import SpecSet
+
+    write_pack(tmp_path, [d])
+    vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / f"{d.api}.yaml", vocab)
+    specs = SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "test")
+    product, dtype = spec.products[0], spec.test_dtypes(spec.products[0])[0]
+    for mode in ("min", "max"):
+        case = build_case(spec, vocab, product, dtype, FixedChooser(mode))
+        assert explain(case, specs).expected == "success"
+    for c in spec.constraints:
+        if c.status is not None:
+            cases = broken_cases(spec, vocab, product, dtype, FixedChooser("max"), c.id)
+            assert any(breaks_only(explain(k, specs), c.id) for k in cases), c.id  # as a run needs

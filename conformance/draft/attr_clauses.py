@@ -84,22 +84,65 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
 
 
 def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
-    """"n小于0" → n >= 0; "p小于等于0" → p > 0 (int and float attributes)."""
+    """"n小于0" → n >= 0; "p小于等于0" → p > 0 (int and float attributes, one clause each when the
+    row names several: "n或m的值小于0"); "stride中存在小于等于0的数值" → every element > 0 (int
+    arrays). Only when every parameter the row names is such an attribute (else the row says more)."""
     clauses = []
     for e in evidence:
-        attrs = [p for p in e.params if p in ctx.of_kind("int", "float")]
-        if len(attrs) != 1 or not expressible(attrs[0]):
+        elements = bool(e.limits.get("elements"))
+        kinds = ("int_array",) if elements else ("int", "float")
+        attrs = [p for p in e.params if p in ctx.of_kind(*kinds) and expressible(p)]
+        if not attrs or len(attrs) != len(e.params):
             continue
-        attr, positive = attrs[0], e.limits["positive"]
-        text = f"{attr} {'>' if positive else '>='} 0"
-        if ctx.params[attr].get("optional"):
-            text = f"not present({attr}) or {text}"
-        bad = [0, -1] if positive else [-1]
-        if ctx.params[attr]["kind"] == "float":
-            bad = [float(v) for v in bad]
+        for attr in attrs:
+            clauses.append(_element_sign(ctx, e, attr) if elements else _sign(ctx, e, attr))
+    return clauses
+
+
+def _present(ctx: Context, attr: str, text: str) -> str:
+    return f"not present({attr}) or {text}" if ctx.params[attr].get("optional") else text
+
+
+def _sign(ctx: Context, e: Evidence, attr: str) -> Clause:
+    positive = e.limits["positive"]
+    bad = [0, -1] if positive else [-1]
+    if ctx.params[attr]["kind"] == "float":
+        bad = [float(v) for v in bad]
+    return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+            "all": [_present(ctx, attr, f"{attr} {'>' if positive else '>='} 0")],
+            "on_violation": e.status, "_evidence": [e], "break": {attr: {"sampled": bad}},
+            "_sign": (attr, positive)}
+
+
+def _element_sign(ctx: Context, e: Evidence, attr: str) -> Clause:
+    """Broken by the drawn array with every element 0 (or -1): its length stays what it was."""
+    positive = e.limits["positive"]
+    return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+            "all": [_present(ctx, attr, f"len({attr}) == 0 or min({attr}) {'>' if positive else '>='} 0")],
+            "on_violation": e.status, "_evidence": [e], "_break": ("elements", attr),
+            "_element_sign": (attr, 0 if positive else -1)}
+
+
+def interval(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"p的值不在0和1之间" → 0 <= p <= 1 (a float attribute). Valid cases draw values inside the
+    interval, never its bounds (whether a bound is allowed the page leaves to doubt); breaks are
+    a whole unit outside it."""
+    clauses = []
+    for e in evidence:
+        attrs = [p for p in e.params if p in ctx.of_kind("float") and expressible(p)]
+        low, high = e.limits["low"], e.limits["high"]
+        if len(attrs) != 1 or len(e.params) != 1 or not (low < high):
+            continue
+        attr = attrs[0]
+        if low != int(low) or high != int(high):  # expression constants are integers
+            continue
+        lower = f"{attr} {'>' if e.limits.get('open_low') else '>='} {int(low)}"
+        upper = f"{attr} {'<' if e.limits.get('open_high') else '<='} {int(high)}"
         clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-                        "all": [text], "on_violation": e.status, "_evidence": [e],
-                        "break": {attr: {"sampled": bad}}, "_sign": (attr, positive)})
+                        "all": [_present(ctx, attr, f"({lower} and {upper})")], "on_violation": e.status,
+                        "_evidence": [e],
+                        "break": {attr: {"sampled": [low - 1.0, high + 1.0]}},
+                        "_interval": (attr, low, high)})
     return clauses
 
 

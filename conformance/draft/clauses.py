@@ -114,6 +114,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *attr_clauses.value_in(ctx, ev.get("value_in", [])),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
+            *attr_clauses.interval(ctx, ev.get("interval", [])),
             *attr_clauses.length(ctx, ev.get("length", []), null_ids),
             *table_clauses.format_in(ctx, ev.get("format_in", []), draft.review),
             *relations.empty_tensors(ctx, null_ids),

@@ -171,6 +171,10 @@ def _attribute(ctx: Context, s: _Shapes, name: str, clauses: list[Clause]) -> tu
     if kind == "bool":
         return {"sampled": [True, False]}, False
     positive = next((c["_sign"][1] for c in clauses if c.get("_sign", ("",))[0] == name), None)
+    inside = next((c["_interval"][1:] for c in clauses if c.get("_interval", ("",))[0] == name), None)
+    if kind == "float" and inside:  # inside the interval, never on a bound (the page may exclude it)
+        low, high = inside
+        return {"sampled": [low + (high - low) * k / 4 for k in (1, 2, 3)]}, False
     if kind == "float":
         return {"sampled": [v for v in FLOATS if v > 0] if positive else list(FLOATS)}, False
     if kind == "int":
@@ -192,6 +196,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
             if guessed:
                 guessed_attrs.append(name)
     args = {name: (s.of[name] if p["kind"] == "tensor" else _draw(name)) for name, p in ctx.params.items()}
+    _element_breaks(ctx, draws, clauses, review)
     _resolve_breaks(ctx, s, clauses, review)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
@@ -215,6 +220,22 @@ def _resolve_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Rev
         elif str(c.get("on_violation", "")).startswith("ACLNN_"):  # a code needs a break
             clauses.remove(c)
             review(Sentence(c["source"]["quote"], _where(ctx, param)), "shape condition")
+
+
+def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], review: Review) -> None:
+    """An element-sign clause is broken by the array drawn with every element out of range (its
+    length as drawn, so no length clause breaks too)."""
+    for c in list(clauses):
+        if "_element_sign" not in c:
+            continue
+        attr, bad = c["_element_sign"]
+        c.pop("_break", None)
+        drawn = draws.get(_draw(attr), {}).get("expr", "")
+        if drawn.startswith("[1]"):
+            c["break"] = {_draw(attr): {"expr": f"[{bad}]" + drawn[len("[1]"):]}}
+        else:
+            clauses.remove(c)
+            review(Sentence(c["source"]["quote"], _where(ctx, attr)), "element sign")
 
 
 def _break_draw(s: _Shapes, mode: str, param: str) -> str | None:

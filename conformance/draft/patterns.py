@@ -134,6 +134,39 @@ def _sign_limits(text: str) -> Limits | None:
     return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正", m[0]))}
 
 
+_NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
+# "kernelSize中存在小于等于0的数值", "stride的数值中存在小于等于0的值", "参数repeats中含有小于0的值",
+# "steps中有值小于等于0", "kernelSize、dilation或stride存在值等于或小于0的元素": the whole sentence
+_ELEMENT_SIGN = _re(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
+                    r"(?:存在|含有|有)\s*(?:某个?维度的|某个维度)?\s*(?:值|数值|元素值)?\s*"
+                    r"(小于等于|等于或小于|<=|小于|<)\s*0\s*(?:的(?:数值|值|元素))?$|"
+                    rf"^(?:传入的|参数)?\s*{_NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
+
+
+def _element_sign_limits(text: str) -> Limits | None:
+    m = _ELEMENT_SIGN.search(text)
+    if m is None:
+        return None
+    return {"positive": (m[1] or m[2]) != "小于" and (m[1] or m[2]) != "<", "elements": True}
+
+
+# "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]": a float attribute's interval (bounds as
+# written; "之间" and a bracket-less range leave the bounds open to doubt, see attr_clauses.interval)
+_INTERVAL = _re(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
+                r"(?:不在\s*(-?\d+(?:\.\d+)?)\s*(?:和|与|到|至)\s*(-?\d+(?:\.\d+)?)\s*之间|"
+                r"(?:超出|不在)\s*(?:范围)?\s*([\[(（])\s*(-?\d+(?:\.\d+)?)\s*[,，]\s*(-?\d+(?:\.\d+)?)\s*([\])）])"
+                r"\s*(?:范围)?(?:内|之内)?)$")
+
+
+def _interval_limits(text: str) -> Limits | None:
+    m = _INTERVAL.search(text)
+    if m is None:
+        return None
+    if m[1] is not None:
+        return {"low": float(m[1]), "high": float(m[2])}
+    return {"low": float(m[4]), "high": float(m[5]), "open_low": m[3] != "[", "open_high": m[6] != "]"}
+
+
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 _DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
@@ -176,7 +209,12 @@ PATTERNS: tuple[Pattern, ...] = (
             _re(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
                 r"(?:超出|越界|不在).{0,8}维度"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
-            exclude=_re(r"数组|重复|整除|size|元素")),
+            # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
+            exclude=_re(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
+    Pattern("element sign", ("sign",), _ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
+            "kernelSize中存在小于等于0的数值。", limits=_element_sign_limits),
+    Pattern("value interval", ("interval",), _INTERVAL, ("之间", "超出范围", "不在"),
+            "p的值不在0和1之间。", limits=_interval_limits),
     Pattern("rank", ("rank_in",), _re(rf"维|\dD\b|rank|shape\s*dim|{_RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=_rank_limits),
     Pattern("length", ("length",), _re(f"{_LENGTH.pattern}|{_LENGTHS.pattern}"), ("长度", "size"),
