@@ -10,7 +10,7 @@ import pytest
 
 from conformance.draft.facts import NotOperatorPage, PageError, PageFacts
 from conformance.draft.page import Page
-from conformance.draft.products import read_products
+from conformance.draft.products import product_ids, read_products
 from conformance.draft.reading import page_apis, read_page
 from conformance.spec.loader import load_vocabulary, specs_dir
 
@@ -89,3 +89,8 @@ def test_a_page_of_a_one_phase_helper_is_not_an_operator_page() -> None:
         page_apis(second, "m.md")
     assert not isinstance(raised.value, NotOperatorPage)
     assert raised.value.reason == "no aclnnStatus aclnnXGetWorkspaceSize(...) declaration"
+
+
+def test_the_late_2025_name_of_the_950_line_is_its_alias() -> None:
+    for label in ("昇腾910_95 AI处理器", "昇腾 910_95 AI 处理器"):
+        assert product_ids(label, VOCAB) == ["ascend-950"], label
