@@ -12,7 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from conformance.draft import attr_clauses, behaviors, merges, relations, table_clauses
+from conformance.draft import (
+    attr_clauses,
+    behaviors,
+    merges,
+    promotion_clauses,
+    relations,
+    table_clauses,
+)
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
 from conformance.draft.patterns import closest, match
@@ -107,6 +114,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built = [*null,
             *table_clauses.dtype_in(ctx, ev.get("dtype_in", []), draft.review),
             *relations.relation(ctx, "same_dtype", ev.get("same_dtype", [])),
+            *promotion_clauses.build(ctx, ev.get("promotable", []), ev.get("castable", [])),
             *bcast,
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),

@@ -167,9 +167,49 @@ def _interval_limits(text: str) -> Limits | None:
     return {"low": float(m[4]), "high": float(m[5]), "open_low": m[3] != "[", "open_high": m[6] != "]"}
 
 
+# "self和other无法做数据类型推导", "x、y的数据类型不满足数据类型推导规则", "不满足互推导关系": the inputs
+# named have no promoted dtype (a sentence naming an output, or joining another rule by "或", is
+# not this; promotion_clauses.py keeps only inputs)
+_PROMOTE = _re(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推导$|(?:不满足|不符合|无法满足)(?:数据类型)?"
+               r"(?:推导规则|互推导关系)$|不支持(?:数据)?类型推导$|的数据类型无法进行推导$")
+_SOURCES = r"((?:[A-Za-z_][A-Za-z0-9_]*\s*(?:、|,|，|和|与)\s*)*[A-Za-z_][A-Za-z0-9_]*)?"
+_CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导)(?:为|成)\s*(?:指定)?(?:的)?(?:输出)?\s*"
+# "推导出的数据类型无法转换为指定输出out的类型" (the promoted dtype), "self和other推导出的数据类型不能
+# 转换为out的数据类型", "self的数据类型无法转换为out的数据类型", "参数out的数据类型不是self可转换的",
+# "self与out的数据类型不满足互转换关系": a computed dtype that cannot be cast to an output's
+_CAST = (
+    _re(rf"^(?:参数)?\s*{_SOURCES}\s*(?:推导(?:出|后)的数据类型|的数据类型|数据类型)?\s*{_CAST_VERB}"
+        r"([A-Za-z_][A-Za-z0-9_]*)\s*的?(?:数据)?类型$"),
+    _re(r"^(?:参数)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
+    _re(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:与|和)\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*(?:数据类型|dtype)\s*"
+        r"(?:不满足互转换(?:规则|关系)|不可转换|不一致且无法转换)$"),
+)
+
+
+def _cast_limits(text: str) -> Limits | None:
+    """``{"from": [names], "to": name}`` (from empty: the promoted dtype the row speaks of), or
+    ``{"pair": [a, b]}`` where one of the two is the output (promotion_clauses.py tells which)."""
+    if m := _CAST[0].search(text):
+        sources = _IDENT.findall(m[1] or "")
+        if not sources and "推导" not in text:
+            return None  # "数据类型无法转换为out的类型": whose?
+        return {"from": sources, "to": m[2]}
+    if m := _CAST[1].search(text):
+        return {"from": _IDENT.findall(m[2] or ""), "to": m[1]}
+    if m := _CAST[2].search(text):
+        return {"pair": [m[1], m[2]]}
+    return None
+
+
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 _DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
+    Pattern("dtype promotion", ("promotable",), _PROMOTE, ("推导", "数据类型", "规则"),
+            "self和other无法做数据类型推导。", exclude=_re(r"或|转|shape|维|范围|失败|列表")),
+    Pattern("dtype cast", ("castable",), _re("|".join(r.pattern for r in _CAST)),
+            ("转换", "数据类型", "输出"),
+            "推导出的数据类型无法转换为指定输出out的类型。", exclude=_re(r"或|格式|维度|shape"),
+            limits=_cast_limits),
     Pattern("platform not supported", (), _re(r"(?:平台|产品型号|芯片|型号|soc).{0,10}不(?:在|支持|被支持)"
                                                r"|不支持.{0,6}(?:平台|产品|芯片)"),
             ("平台", "产品", "芯片", "型号"), "当前平台不在支持的平台范围内。"),
@@ -230,7 +270,6 @@ PATTERNS: tuple[Pattern, ...] = (
 
 # Phrasings no pattern reads into a clause yet: only closest() names them, for the review item.
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("dtype promotion", ("推导", "转换", "数据类型"), "self和other无法做数据类型推导。"),
     ("empty tensor", ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
     ("shape condition", ("shape", "不满足", "约束", "条件"), "self与other的shape不满足约束。"),

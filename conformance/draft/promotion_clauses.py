@@ -1,0 +1,124 @@
+"""promotable and castable clauses from the error rows ("self和other无法做数据类型推导", "推导出的数据
+类型无法转换为指定输出out的类型") and the usage notes ("需满足数据类型推导规则", uncoded).
+
+A promotion sentence counts only when every parameter it names is an input with a dtype (a
+sentence naming an output is about something else). A cast sentence names its output ("to"), and
+either its sources or nothing: "the promoted dtype", whose inputs the promotion sentence of the
+same row names (else the page's one promotion clause; else it is not read). Whether a clause can be
+broken within the page's dtype lists is decided later, as for every clause (breakable.py).
+"""
+from __future__ import annotations
+
+import re
+
+from conformance.draft.context import Clause, Context, Evidence, source
+from conformance.draft.patterns import is_conditional, named
+
+_NOTE = re.compile(r"(?:满足|符合)\s*(?:数据类型|类型)?\s*(?:推导规则|互推导关系|推导关系)")
+
+
+def build(ctx: Context, promote: list[Evidence], cast: list[Evidence]) -> list[Clause]:
+    clauses = _promotable(ctx, promote)
+    clauses += _castable(ctx, cast, clauses)
+    _notes(ctx, clauses)
+    for c in clauses:
+        c["source"] = source(c.pop("_sentences"))
+    return clauses
+
+
+def _inputs(ctx: Context) -> list[str]:
+    """Input tensors and scalars: what promotion combines."""
+    return [n for n, p in ctx.params.items()
+            if p["kind"] == "scalar" or p["kind"] == "tensor" and p["role"] == "input"]
+
+
+def _members(ctx: Context, params: tuple[str, ...], scope_all: bool) -> list[str] | None:
+    """The inputs a promotion sentence names, in prototype order; None if it names anything else."""
+    inputs = _inputs(ctx)
+    if scope_all:
+        return [n for n in inputs if ctx.params[n]["kind"] == "tensor"]
+    if not set(params) <= set(inputs):
+        return None
+    return [n for n in ctx.params if n in params]
+
+
+def _add(clauses: list[Clause], ctx: Context, kind: str, params: list[str], e: Evidence,
+         to: str | None = None) -> None:
+    """One clause per (parameters, output, code); sentences saying the same join it."""
+    for c in clauses:
+        if c["kind"] == kind and c["params"] == params and c.get("to") == to \
+                and c["on_violation"] == e.status:
+            c["_evidence"].append(e)
+            c["_sentences"].append(e.sentence)
+            return
+    clause: Clause = {"id": ctx.new_id("PROMOTE" if kind == "promotable" else "CAST"), "kind": kind,
+                      "params": params}
+    if to is not None:
+        clause["to"] = to
+    clause.update({"on_violation": e.status, "_evidence": [e], "_sentences": [e.sentence]})
+    clauses.append(clause)
+
+
+def _promotable(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    out: list[Clause] = []
+    for e in evidence:
+        members = _members(ctx, e.params, e.limits.get("scope") == "all")
+        if members is not None and len(members) >= 2:
+            _add(out, ctx, "promotable", members, e)
+    return out
+
+
+def _castable(ctx: Context, evidence: list[Evidence], promotions: list[Clause]) -> list[Clause]:
+    out: list[Clause] = []
+    for e in evidence:
+        found = _cast_ends(ctx, e, promotions)
+        if found is not None:
+            _add(out, ctx, "castable", found[0], e, found[1])
+    return out
+
+
+def _cast_ends(ctx: Context, e: Evidence, promotions: list[Clause]) -> tuple[list[str], str] | None:
+    """(sources, output) of a cast sentence; None when it cannot be placed."""
+    outputs = [n for n in ctx.tensors if ctx.params[n]["role"] == "output"]
+    if "pair" in e.limits:
+        a, b = e.limits["pair"]  # "self与out的数据类型不满足互转换关系": the output is 'to'
+        if (a in outputs) == (b in outputs):
+            return None
+        sources, to = ([a], b) if b in outputs else ([b], a)
+    else:
+        sources, to = list(e.limits["from"]), e.limits["to"]
+    if to not in outputs:
+        return None
+    if not sources:  # "推导出的数据类型": the row's promotion, else the page's only one
+        same_row = [c for c in promotions if any(x.row == e.row for x in c["_evidence"])]
+        pick = same_row or (promotions if len(promotions) == 1 else [])
+        if len(pick) != 1:
+            return None
+        return list(pick[0]["params"]), to
+    members = _members(ctx, tuple(sources), False)
+    return (members, to) if members else None
+
+
+def _notes(ctx: Context, clauses: list[Clause]) -> None:
+    """"self与other的数据类型需满足数据类型推导规则": the coded promotable clause over those inputs
+    quotes it too; else an unspecified clause of its own."""
+    inputs = _inputs(ctx)
+    for row in ctx.facts.params:
+        if row.name not in inputs:
+            continue
+        for s in row.usage:
+            if not _NOTE.search(s.text) or is_conditional(s.text) or re.search(r"或|转换|输出", s.text):
+                continue
+            others = [n for n in named(s.text, ctx.params) if n != row.name]
+            if not others or not set(others) <= set(inputs):
+                continue
+            members = [n for n in ctx.params if n in {row.name, *others}]
+            ctx.used.add(s)
+            home = next((c for c in clauses if c["kind"] == "promotable" and c["params"] == members), None)
+            if home is not None:
+                if s not in home["_sentences"]:
+                    home["_sentences"].append(s)
+                continue
+            clauses.append({"id": ctx.new_id("PROMOTE"), "kind": "promotable", "params": members,
+                            "on_violation": "unspecified", "_evidence": [], "_sentences": [s]})
+
