@@ -21,6 +21,7 @@ from conformance.backends.loading import backend_for, describe_backend
 from conformance.backends.protocol import AdapterError, CallResult, call_checked
 from conformance.cases.tensor import Tensor, TensorMeta, view_into
 from conformance.errors import UsageError
+from conformance.spec.values import TensorList, element_name, flat_arg, flat_tensors
 
 START_TIMEOUT = 120.0  # importing a vendor stack (torch, CANN) can take a while
 CLOSE_TIMEOUT = 5.0  # a backend's close (aclFinalize) before its worker is killed
@@ -58,23 +59,34 @@ def _pack(args: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in args.items():
         if isinstance(value, Tensor):
-            out[name] = ("tensor", TensorMeta(value.shape, value.dtype_name or "", value.element_strides,
-                                              value.offset, value.format))
+            out[name] = ("tensor", _described(value))
+        elif isinstance(value, TensorList):  # each element's buffer travels by its flat name
+            out[name] = ("tensor_list", [None if e is None else _described(e) for e in value])
         else:
             out[name] = ("value", value)
     return out
+
+
+def _described(value: Tensor) -> TensorMeta:
+    return TensorMeta(value.shape, value.dtype_name or "", value.element_strides, value.offset,
+                      value.format)
 
 
 def _unpack(packed: dict[str, Any], storages: dict[str, np.ndarray]) -> dict[str, Any]:
     args: dict[str, Any] = {}
     for name, entry in packed.items():
         if entry[0] == "tensor":
-            meta = entry[1]
-            args[name] = Tensor(view_into(storages[name], meta), storages[name], meta.format,
-                                meta.dtype or None)
+            args[name] = _tensor(entry[1], storages[name])
+        elif entry[0] == "tensor_list":
+            args[name] = TensorList(None if meta is None else _tensor(meta, storages[element_name(name, i)])
+                                    for i, meta in enumerate(entry[1]))
         else:
             args[name] = entry[1]
     return args
+
+
+def _tensor(meta: TensorMeta, storage: np.ndarray) -> Tensor:
+    return Tensor(view_into(storage, meta), storage, meta.format, meta.dtype or None)
 
 
 def _storages(payload: tuple[Any, ...], arena: ArenaView) -> dict[str, np.ndarray]:
@@ -108,9 +120,13 @@ def _worker(conn: Any, spec: str, product: str | None) -> None:
         except Exception as exc:  # noqa: BLE001 - the backend's exception goes back to the judge
             conn.send(("raised", (f"{type(exc).__name__}: {exc}", traceback.format_exc()), {}))
             continue
-        back = None if payload[0] == "shared" else {n: v.storage for n, v in args.items()
-                                                    if isinstance(v, Tensor)}
+        back = None if payload[0] == "shared" else _buffers(args)
         conn.send(("ok", (result.status, result.phase), back))
+
+
+def _buffers(args: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Every tensor's storage by flat name (a list's elements as ``x[i]``)."""
+    return {flat: t.storage for flat, _, t in flat_tensors(args) if isinstance(t, Tensor)}
 
 
 class IsolatedBackend:
@@ -154,7 +170,7 @@ class IsolatedBackend:
         self._start()
 
     def call(self, api: str, args: dict[str, Any]) -> Any:
-        buffers = {n: v.storage for n, v in args.items() if isinstance(v, Tensor)}
+        buffers = _buffers(args)
         if self._arena is not None:
             places = self._arena.put(buffers)
             message = (api, _pack(args), ("shared", self._arena.path, places))
@@ -183,7 +199,7 @@ class IsolatedBackend:
         if storages is None:  # shared: the backend wrote into the arena
             storages = {name: self._arena.view(*place) for name, place in places.items()}
         for name, storage in storages.items():
-            args[name].storage[...] = storage
+            flat_arg(args, name).storage[...] = storage
         return CallResult(*value)
 
     def close(self) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.cases.tensor import Tensor
+from conformance.spec.values import flat_arg, flat_tensors
 
 PHASE_WORKSPACE = 1  # aclnnXxxGetWorkspaceSize: validates parameters
 PHASE_EXECUTE = 2    # aclnnXxx: computes
@@ -45,10 +46,10 @@ def call_checked(backend: Any, api: str, args: dict[str, Any]) -> CallResult:
     An adapter that rebinds an output (``out.array = result``) instead of writing into the given
     view would leave the suite reading the untouched buffer; say so instead of judging garbage.
     """
-    given = {n: (v, v.array) for n, v in args.items() if isinstance(v, Tensor)}
+    given = {n: (v, v.array) for n, _, v in flat_tensors(args) if isinstance(v, Tensor)}
     result = normalize_result(backend.call(api, args), str(getattr(backend, "name", "")))
     for name, (tensor, array) in given.items():
-        now = args.get(name)
+        now = flat_arg(args, name)
         if now is not tensor:
             raise AdapterError(f"replaced the argument {name!r} with {type(now).__name__} instead of "
                                "writing into the given tensor")

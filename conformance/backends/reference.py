@@ -15,6 +15,7 @@ from conformance.cases.oracle import explain
 from conformance.spec.loader import read_shipped_specs
 from conformance.spec.model import SpecSet
 from conformance.spec.reference_loader import reference_function
+from conformance.spec.values import flat_arg, flat_tensors
 
 
 class ReferenceBackend:
@@ -40,8 +41,8 @@ class ReferenceBackend:
         if refusal is not None:
             return refusal
         goldens = reference_function(spec)(args, bounds=False)
-        for name, golden in goldens.items():
-            out = args[name].array
+        for name, golden in goldens.items():  # (an output list's elements by flat name: out[1])
+            out = flat_arg(args, name).array
             value = golden.value if out.dtype.kind == "c" else golden.value.real
             out[...] = value.astype(out.dtype)
         return CallResult(0, PHASE_EXECUTE)
@@ -74,7 +75,8 @@ class OracleBackend(ReferenceBackend):
         refusal = self.refusal(api, args, product)
         if refusal is not None:
             return refusal
-        for name in self.specs.operator(api).params_of("tensor", "output"):
-            if args.get(name) is not None:
-                args[name].array[...] = 0
+        outputs = self.specs.operator(api).tensor_params("output")
+        for _, name, tensor in flat_tensors(args):
+            if name in outputs:
+                tensor.array[...] = 0
         return CallResult(0, PHASE_EXECUTE)

@@ -12,6 +12,7 @@ from typing import Any
 from conformance.cases.tensor import TensorMeta
 from conformance.errors import CaseError
 from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.values import Scalar, TensorList, scalar_value
 from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
 _TOP_KEYS = {"api", "product", "args", "data", "seed", "regime", "note", "finding"}
@@ -20,7 +21,8 @@ _TENSOR_KEYS = {"shape", "dtype", "strides", "offset", "format", "outside"}
 
 @dataclass
 class Case:
-    """One call. ``args`` maps parameter names to TensorMeta/Tensor/None, tuples, ints or bools."""
+    """One call. ``args`` maps parameter names to TensorMeta/Tensor/None, TensorList (of them),
+    Scalar, tuples, ints, bools or strings."""
 
     api: str
     product: str | None
@@ -98,6 +100,14 @@ class _CaseParser:
             return None
         if param.kind == "tensor":
             return self._tensor(value, *at)
+        if param.kind == "tensor_list":
+            if not isinstance(value, list):
+                raise self.fail("a tensor list is a list of tensors {shape, dtype, ...} or null", *at)
+            return TensorList(self._tensor(v, *at, i) for i, v in enumerate(value))
+        if param.kind == "scalar":
+            return self._scalar(value, *at)
+        if param.kind == "string" and not isinstance(value, str):
+            raise self.fail(f"expected a string, got {value!r}", *at)
         if param.kind == "int_array":
             if not isinstance(value, list) or not all(_is_int(v) for v in value):
                 raise self.fail("expected a list of integers or null", *at)
@@ -107,6 +117,25 @@ class _CaseParser:
         if param.kind == "bool" and not isinstance(value, bool):
             raise self.fail(f"expected true or false, got {value!r}", *at)
         return value
+
+    def _scalar(self, value: Any, *at: Any) -> Scalar:
+        if not isinstance(value, dict) or set(map(str, value)) != {"value", "dtype"}:
+            raise self.fail("a scalar is a mapping {value, dtype} or null", *at)
+        dtype = self.specs.vocabulary.dtype(value.get("dtype"))
+        if dtype is None:
+            known = ", ".join(self.specs.vocabulary.dtypes)
+            raise self.fail(f"unknown dtype {value.get('dtype')!r} (known: {known})", *at, "dtype")
+        number = value["value"]
+        if isinstance(number, list) and len(number) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in number):
+            number = complex(*number)  # a complex value as [real, imaginary]
+        if not isinstance(number, (int, float, bool, complex)):
+            raise self.fail(f"a scalar's value is a number ([real, imaginary] if complex), got "
+                            f"{number!r}", *at, "value")
+        try:
+            return Scalar(scalar_value(number, dtype), dtype)
+        except (TypeError, ValueError, OverflowError):
+            raise self.fail(f"{number!r} is not a {dtype} value", *at, "value") from None
 
     def _tensor(self, value: Any, *at: Any) -> TensorMeta:
         if not isinstance(value, dict):
@@ -150,18 +179,28 @@ def case_to_dict(case: Case, metas: dict[str, Any]) -> dict[str, Any]:
     for name, value in case.args.items():
         meta = metas.get(name, value)
         if isinstance(meta, TensorMeta):
-            entry: dict[str, Any] = {"shape": list(meta.shape), "dtype": meta.dtype}
-            if meta.strides is not None:
-                entry["strides"] = list(meta.strides)
-            if meta.offset:
-                entry["offset"] = meta.offset
-            if meta.format != "ND":
-                entry["format"] = meta.format
-            if meta.outside:
-                entry["outside"] = True
-            args[name] = entry
+            args[name] = _tensor_entry(meta)
+        elif isinstance(meta, TensorList):
+            args[name] = [_tensor_entry(e) for e in meta]
+        elif isinstance(meta, Scalar):
+            number = meta.value
+            args[name] = {"value": [number.real, number.imag] if isinstance(number, complex) else number,
+                          "dtype": meta.dtype}
         else:
             args[name] = list(value) if isinstance(value, tuple) else value
     out: dict[str, Any] = {"api": case.api, "product": case.product, "args": args}
     out.update(case.extra)
     return out
+
+
+def _tensor_entry(meta: TensorMeta) -> dict[str, Any]:
+    entry: dict[str, Any] = {"shape": list(meta.shape), "dtype": meta.dtype}
+    if meta.strides is not None:
+        entry["strides"] = list(meta.strides)
+    if meta.offset:
+        entry["offset"] = meta.offset
+    if meta.format != "ND":
+        entry["format"] = meta.format
+    if meta.outside:
+        entry["outside"] = True
+    return entry

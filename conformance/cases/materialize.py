@@ -16,6 +16,7 @@ from conformance.cases.case import Case
 from conformance.cases.domain_values import fill_domain
 from conformance.cases.tensor import Tensor, TensorMeta, view_into
 from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.values import TensorList, element_name, flat_tensors
 
 MARGIN = 8           # guard elements before and after every view
 GUARD_BYTE = 0xA5    # fills input margins and non-float output storage
@@ -24,18 +25,21 @@ REGIMES = ("ordinary", "zeros", "special", "subnormal", "huge", "negative")
 
 @dataclass
 class Materialized:
-    """The data-carrying case plus copies of every storage buffer taken just before the call."""
+    """The data-carrying case plus copies of every storage buffer taken just before the call.
+    ``metas``, ``before`` and ``storages`` name each tensor by its flat name (``x``, or ``x[i]``
+    for the elements of a tensor list: spec/values.py)."""
 
     case: Case
     metas: dict[str, TensorMeta]
     before: dict[str, bytes]
 
     def storages(self) -> dict[str, np.ndarray]:
-        return {name: value.storage for name, value in self.case.args.items() if isinstance(value, Tensor)}
+        return {flat: t.storage for flat, _, t in flat_tensors(self.case.args) if isinstance(t, Tensor)}
 
 
 def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordinary") -> Materialized:
-    """Data for ``case`` (whose tensor args are TensorMeta) from ``seed`` in value ``regime``."""
+    """Data for ``case`` (whose tensor args are TensorMeta, alone or in a TensorList) from
+    ``seed`` in value ``regime``; each element of a list is a tensor of its own."""
     spec = specs.operator(case.api)
     rng = np.random.default_rng(seed)
     args: dict[str, Any] = {}
@@ -48,6 +52,10 @@ def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordina
                     spec.data[name].applies(case.args):
                 # a domain's bounds may read other arguments' shapes (class count C)
                 fill_domain(args[name].array, spec.data[name], dict(case.args), rng, regime, value.outside)
+        elif isinstance(value, TensorList):
+            metas.update((element_name(name, i), e) for i, e in enumerate(value) if e is not None)
+            args[name] = value.map(lambda e, n=name: None if e is None else
+                                   _tensor(spec, specs, n, e, rng, regime))
         else:
             args[name] = value
     built = Case(case.api, case.product, args, extra=dict(case.extra))
@@ -63,11 +71,12 @@ def storage_bytes(case: Case, specs: SpecSet) -> int:
     """Bytes ``materialize`` would allocate for the tensors of ``case`` (TensorMeta args), once."""
     dtypes = specs.vocabulary.dtypes
     return sum(storage_elements(v) * dtypes[v.dtype].numpy.itemsize
-               for v in case.args.values() if isinstance(v, TensorMeta))
+               for _, _, v in flat_tensors(case.args) if isinstance(v, TensorMeta))
 
 
 def snapshot(case: Case) -> dict[str, bytes]:
-    return {n: v.storage.tobytes() for n, v in case.args.items() if isinstance(v, Tensor)}
+    """Every tensor's storage bytes, by flat name."""
+    return {flat: t.storage.tobytes() for flat, _, t in flat_tensors(case.args) if isinstance(t, Tensor)}
 
 
 def _tensor(spec: OperatorSpec, specs: SpecSet, name: str, meta: TensorMeta, rng: np.random.Generator,

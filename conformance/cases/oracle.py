@@ -13,6 +13,7 @@ from conformance.spec.loader import read_shipped_specs
 from conformance.spec.model import Constraint, OperatorSpec, SpecSet
 from conformance.spec.predicates import PREDICATES
 from conformance.spec.promotion import Unsettled
+from conformance.spec.values import TensorList
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,14 @@ def arg_metas(case: Case, specs: SpecSet) -> dict[str, Any]:
     where a parameter has a value domain, ``outside`` says whether its data leaves it."""
     vocab = specs.vocabulary
     out: dict[str, Any] = {}
-    for name, value in case.args.items():
+    def meta(value: Any) -> Any:
         if isinstance(value, Tensor):
             dtype = value.dtype_name or vocab.dtype_of_numpy(value.array.dtype) or str(value.array.dtype)
-            value = value.meta(dtype)
-        out[name] = value
+            return value.meta(dtype)
+        return value
+
+    for name, value in case.args.items():
+        out[name] = value.map(meta) if isinstance(value, TensorList) else meta(value)
     domains = specs.operator(case.api).data if case.api in specs.operators else {}
     for name, domain in domains.items():
         value = case.args.get(name)

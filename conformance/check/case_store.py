@@ -19,6 +19,7 @@ from conformance.check.results import Finding
 from conformance.errors import CaseError
 from conformance.generate.strategies import Drawn
 from conformance.spec.model import SpecSet
+from conformance.spec.values import flat_arg, flat_tensors
 
 CASES_DIR = "cases"
 
@@ -40,10 +41,11 @@ def save_case(report_dir: Path, name: str, drawn: Drawn, m: Materialized | None,
     doc = case_to_dict(drawn.case, drawn.case.args)
     doc.update(seed=drawn.seed, regime=drawn.regime)
     if m is not None:
-        inputs = specs.operator(drawn.case.api).params_of("tensor", "input")
+        inputs = specs.operator(drawn.case.api).tensor_params("input")
         # raw bytes: numpy cannot read back dtypes it does not know (bfloat16), and the case file
-        # names each tensor's dtype anyway
-        arrays = {n: _raw(v.array) for n, v in m.case.args.items() if isinstance(v, Tensor) and n in inputs}
+        # names each tensor's dtype anyway; a list's elements are saved as x[0], x[1], ...
+        arrays = {flat: _raw(t.array) for flat, name, t in flat_tensors(m.case.args)
+                  if isinstance(t, Tensor) and name in inputs}
         np.savez(path.with_suffix(".npz"), **arrays)
         doc["data"] = path.with_suffix(".npz").name
     doc["finding"] = {"clause": finding.clause, "kind": finding.kind, "message": finding.message}
@@ -75,7 +77,7 @@ def materialize_saved(drawn: Drawn, specs: SpecSet) -> Materialized:
     if drawn.data_file:
         with np.load(drawn.data_file) as saved:
             for name in saved.files:
-                value = m.case.args.get(name)
+                value = flat_arg(m.case.args, name)
                 if isinstance(value, Tensor):
                     data = _restored(saved[name], value.array)
                     if data is not None:

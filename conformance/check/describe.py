@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.cases.tensor import TensorMeta
+from conformance.spec.values import Scalar, TensorList
 from conformance.spec.vocabulary import Vocabulary
 
 
@@ -27,6 +28,8 @@ def describe_call(api: str, metas: dict[str, Any]) -> str:
     for name, value in metas.items():
         if isinstance(value, TensorMeta):
             shown = describe_meta(value)
+        elif isinstance(value, TensorList):
+            shown = f"[{','.join('null' if e is None else describe_meta(e) for e in value)}]"
         elif value is None:
             shown = "null"
         elif isinstance(value, tuple):
@@ -49,6 +52,11 @@ def shapes_of(metas: dict[str, Any]) -> dict[str, Any]:
     """The JSON-friendly structure of a case: tensor shapes/dtypes and attribute values."""
     out: dict[str, Any] = {}
     for name, value in metas.items():
-        out[name] = describe_meta(value) if isinstance(value, TensorMeta) else (
-            list(value) if isinstance(value, tuple) else value)
+        if isinstance(value, TensorList):
+            out[name] = [describe_meta(e) if e is not None else None for e in value]
+        elif isinstance(value, Scalar):
+            out[name] = repr(value)
+        else:
+            out[name] = describe_meta(value) if isinstance(value, TensorMeta) else (
+                list(value) if isinstance(value, tuple) else value)
     return out

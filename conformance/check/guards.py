@@ -6,29 +6,30 @@ import numpy as np
 
 from conformance.cases.materialize import Materialized, written_mask
 from conformance.spec.model import OperatorSpec
+from conformance.spec.values import parameter_of
+
+
+def _storages(m: Materialized, spec: OperatorSpec, role: str) -> dict[str, np.ndarray]:
+    """The storage of every tensor of parameters in ``role``, by flat name: each element of a
+    tensor list is checked as a tensor of its own (``out[1]``)."""
+    return {flat: s for flat, s in m.storages().items() if spec.params[parameter_of(flat)].role == role}
 
 
 def changed_inputs(m: Materialized, spec: OperatorSpec) -> list[str]:
-    """Input parameters whose storage buffer is not byte-identical after the call."""
-    storages = m.storages()
-    return [name for name in spec.params_of("tensor", "input")
-            if name in storages and storages[name].tobytes() != m.before[name]]
+    """Input tensors (list elements by ``x[i]``) whose storage is not byte-identical after the call."""
+    return [name for name, s in _storages(m, spec, "input").items() if s.tobytes() != m.before[name]]
 
 
 def touched_outputs(m: Materialized, spec: OperatorSpec) -> list[str]:
     """Outputs whose storage changed at all (a rejected call must leave them byte-identical)."""
-    storages = m.storages()
-    return [name for name in spec.params_of("tensor", "output")
-            if name in storages and storages[name].tobytes() != m.before[name]]
+    return [name for name, s in _storages(m, spec, "output").items() if s.tobytes() != m.before[name]]
 
 
 def out_of_bounds_writes(m: Materialized, spec: OperatorSpec) -> dict[str, int]:
-    """Per output: how many storage elements outside the view changed."""
+    """Per output tensor: how many storage elements outside the view changed."""
     found: dict[str, int] = {}
-    storages = m.storages()
-    for name in spec.params_of("tensor", "output"):
-        if name not in storages:
-            continue
+    storages = _storages(m, spec, "output")
+    for name in storages:
         storage = storages[name]
         before = np.frombuffer(m.before[name], np.uint8).reshape(storage.size, storage.itemsize)
         after = storage.view(np.uint8).reshape(storage.size, storage.itemsize)

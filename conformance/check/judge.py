@@ -25,6 +25,7 @@ from conformance.check.precision import judge as judge_numerics
 from conformance.check.results import NO_REFERENCE, Check, Finding
 from conformance.generate.strategies import Drawn
 from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.values import flat_arg, flat_tensors
 
 FAMILIES = ("status", "numerics", "determinism", "memory")
 #: The check kinds whose judgement counts as evidence for an item of each family (memory: the
@@ -175,12 +176,12 @@ class _Run:
         return "accepted, matches the reference" if worst <= 1 else "accepted, differs from the reference"
 
     def verdict_of(self, m: Materialized, name: str, golden: Any) -> Any:
-        out = m.case.args[name]
+        out = flat_arg(m.case.args, name)  # an output, or one element of an output list (out[1])
         assert isinstance(out, Tensor)
         p = self.spec.precision
         compute = None
         if p.get("compute") == "inputs":  # documented: computed in the inputs' dtype, then cast
-            inputs = [m.case.args[n] for n in self.spec.params_of("tensor", "input")]
+            inputs = [t for _, n, t in flat_tensors(m.case.args) if self.spec.params[n].role == "input"]
             compute = bound_dtype(out.array.dtype, [t.array.dtype for t in inputs if isinstance(t, Tensor)])
         return judge_numerics(out.array, golden, out.array.dtype, compute_dtype=compute, c=p.get("c", 1.0),
                               extra_terms=p.get("extra_terms", 0), name=name,
@@ -206,14 +207,14 @@ class _Run:
                 self.verdict.ratios.append((m.metas[name].dtype, v.worst_ratio))
             data = f"; data: seed {self.drawn.seed}, {self.drawn.regime} values"
             ok = v.cann_ok if self.j.standard == "cann" else v.ok
-            out = m.case.args[name].array.dtype
+            out = flat_arg(m.case.args, name).array.dtype
             message = cann_message(v, out, m.metas[name].dtype) if self.j.standard == "cann" else v.message
             self.record(self.owner("numerics"), "numerics", ok, message + data,
                         numerics=v.to_json())
 
     def no_reference(self) -> None:
         """A valid case accepted, but nothing to judge its values by: one unjudged check per output."""
-        for _ in self.spec.params_of("tensor", "output"):
+        for _ in self.spec.tensor_params("output"):
             self.verdict.checks.append(Check(self.owner("numerics"), "numerics", NO_REFERENCE))
 
     def determinism(self, first: Materialized) -> None:
@@ -226,9 +227,10 @@ class _Run:
                         f"the second identical call returned "
                         f"{describe_status(result.status, self.j.specs.vocabulary)}, but should be 0")
             return
-        for name in self.spec.params_of("tensor", "output"):
-            a, b = first.case.args[name], second.case.args[name]
-            if a is None or b is None:  # a documented optional output left out
+        outputs = set(self.spec.tensor_params("output"))
+        for name, param, a in flat_tensors(first.case.args):
+            b = flat_arg(second.case.args, name)
+            if param not in outputs or b is None:  # (flat_tensors leaves out an optional output left out)
                 continue
             same = same_bits(a.array, b.array)
             diff = 0 if same else int((a.array.view(np.uint8) != b.array.view(np.uint8)).sum())

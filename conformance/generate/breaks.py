@@ -15,6 +15,7 @@ from conformance.cases.tensor import TensorMeta
 from conformance.generate import dtype_relations
 from conformance.spec.clause_checks import DTYPE_RELATIONS
 from conformance.spec.model import Constraint, OperatorSpec
+from conformance.spec.values import Scalar, TensorList, dtypes_of, scalar_value, with_dtype
 from conformance.spec.vocabulary import Vocabulary
 
 Args = dict[str, Any]
@@ -27,7 +28,31 @@ def _set(args: Args, **changes: Any) -> Args:
 
 
 def _tensors(c: Constraint, args: Args) -> list[str]:
-    return [p for p in c.params if isinstance(args.get(p), TensorMeta)]
+    """The clause's parameters given as a tensor or a tensor list."""
+    return [p for p in c.params if isinstance(args.get(p), (TensorMeta, TensorList))]
+
+
+def _dtyped(args: Args, names: Any) -> list[str]:
+    return [p for p in names if isinstance(args.get(p), (TensorMeta, TensorList, Scalar))]
+
+
+def _on_last(value: Any, change: Callable[[TensorMeta], TensorMeta]) -> Any:
+    """``change`` applied to a tensor, or to the last element of a tensor list (one element that
+    breaks a clause on every element is the case a kernel checking only the first one misses)."""
+    if isinstance(value, TensorList):
+        return TensorList((*value[:-1], change(value[-1]))) if value else value
+    return change(value)
+
+
+def _last(value: Any) -> Any:
+    """A tensor, or the last element of a tensor list (None for an empty list)."""
+    if isinstance(value, TensorList):
+        return value[-1] if value else None
+    return value
+
+
+def _lists(names: list[str], args: Args, least: int = 1) -> list[str]:
+    return [p for p in names if isinstance(args[p], TensorList) and len(args[p]) >= least]
 
 
 def _not_null(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
@@ -38,28 +63,36 @@ def _dtype_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     """Each unlisted dtype on the clause's tensors and those same_dtype clauses tie to them (an
     out tied to self by a clause of its own), so only this clause breaks."""
     allowed = c.options["per_product"].get(ctx.product, [])
-    named = _tensors(c, args)
+    named = _dtyped(args, c.params)
     tied = {p for g in ctx.spec.dtype_groups() if set(g) & set(named) for p in g}
-    names = [p for p in args if p in tied and isinstance(args[p], TensorMeta)]
-    return [_set(args, **{p: replace(args[p], dtype=d) for p in names})
-            for d in ctx.vocab.dtypes if d not in allowed]
+    names = _dtyped(args, [p for p in args if p in tied])
+    bad = [d for d in ctx.vocab.dtypes if d not in allowed]
+    out = [_set(args, **{p: with_dtype(args[p], d) for p in names}) for d in bad]
+    # and one element of a list alone (which may break a same_dtype clause on it as well)
+    return out + [_set(args, **{p: _on_last(args[p], lambda e, d=d: replace(e, dtype=d))})
+                  for p in _lists(named, args, 2) for d in bad[:1]]
 
 
 def _same_dtype(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     """Another dtype for each later tensor: one its own list admits, or (a tensor with no list of
     its own, such as an out 'of self's dtype') one the first tensor's list admits."""
-    names = _tensors(c, args)
+    names = _dtyped(args, c.params)
     out = []
-    for p in names[1:]:
+    for p in names:
         listed = ctx.spec.dtypes_for(ctx.product, p) or ctx.spec.dtypes_for(ctx.product, names[0])
-        others = [d for d in listed if d != args[p].dtype]
-        out += [_set(args, **{p: replace(args[p], dtype=d)}) for d in others[:1]]
+        others = [d for d in listed if d not in dtypes_of(args[p])]
+        if p != names[0]:
+            out += [_set(args, **{p: with_dtype(args[p], d)}) for d in others[:1]]
+        if isinstance(args[p], TensorList) and len(args[p]) >= 2:  # one element of a list
+            out += [_set(args, **{p: _on_last(args[p], lambda e, d=d: replace(e, dtype=d))})
+                    for d in others[:1]]
     return out
 
 
 def _format_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     bad = [f for f in ctx.vocab.formats if f not in c.options["formats"]][:1]
-    return [_set(args, **{p: replace(args[p], format=f)}) for p in _tensors(c, args) for f in bad]
+    return [_set(args, **{p: _on_last(args[p], lambda e, f=f: replace(e, format=f))})
+            for p in _tensors(c, args) if _last(args[p]) is not None for f in bad]
 
 
 def _reshaped(meta: TensorMeta, shape: tuple[int, ...]) -> TensorMeta:
@@ -67,19 +100,20 @@ def _reshaped(meta: TensorMeta, shape: tuple[int, ...]) -> TensorMeta:
 
 
 def _rank_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
-    opts, names = c.options, _tensors(c, args)
+    opts, names = c.options, [p for p in _tensors(c, args) if _last(args[p]) is not None]
     ranks = opts.get("ranks", [])
     low = min([*ranks, *([opts["min"]] if "min" in opts else [])], default=None)
     high = max([*ranks, *([opts["max"]] if "max" in opts else [])], default=None)
     out = []
     if low is not None and low > 0:
-        out.append({p: _reshaped(args[p], args[p].shape[args[p].rank - (low - 1):]) for p in names})
+        out.append({p: _on_last(args[p], lambda t: _reshaped(t, t.shape[t.rank - (low - 1):]))
+                    for p in names})
     if high is not None:
-        out.append({p: _reshaped(args[p], (1,) * (high + 1 - args[p].rank) + args[p].shape)
+        out.append({p: _on_last(args[p], lambda t: _reshaped(t, (1,) * (high + 1 - t.rank) + t.shape))
                     for p in names})
     if opts.get("same") and len(names) > 1:
         first = names[0]  # the first, so no same_shape clause between later ones breaks too
-        out.append({first: _reshaped(args[first], (1,) + args[first].shape)})
+        out.append({first: _on_last(args[first], lambda t: _reshaped(t, (1,) + t.shape))})
     return [_set(args, **change) for change in out]
 
 
@@ -87,9 +121,12 @@ def _same_shape(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     names = _tensors(c, args)
     out = []
     for p in names[1:]:
-        shape = args[p].shape
-        if shape:
-            out.append(_set(args, **{p: _reshaped(args[p], shape[:-1] + (shape[-1] + 1,))}))
+        last = _last(args[p])
+        if isinstance(last, TensorMeta) and last.shape:  # lists: the last elements, by position
+            wider = last.shape[:-1] + (last.shape[-1] + 1,)
+            out.append(_set(args, **{p: _on_last(args[p], lambda t, w=wider: _reshaped(t, w))}))
+    # lists of different lengths (the same shapes, position by position, as far as they go)
+    out += [_set(args, **{p: TensorList(args[p][:-1])}) for p in _lists(names[1:], args, 2)]
     return out
 
 
@@ -97,17 +134,49 @@ def _length(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     out = []
     for p in c.params:
         value = args.get(p)
-        if value is not None:
+        if isinstance(value, TensorList):
+            out += _list_lengths(c, value, _position_tied(ctx.spec, p, args), args)
+        elif value is not None:
             out.append(_set(args, **{p: tuple(value) + (0,)}))
             if value:
                 out.append(_set(args, **{p: tuple(value)[:-1]}))
     return out
 
 
+def _list_lengths(c: Constraint, value: TensorList, tied: list[str], args: Args) -> list[Args]:
+    """A tensor list one element past its count limits (copies of its last element), and so
+    every list matched to it position by position (``tied``), so only this clause breaks."""
+    opts = c.options
+    high = opts.get("length", opts.get("max"))
+    low = opts.get("length", opts.get("min"))
+    out = []
+    if high is not None and value:
+        grow = high + 1 - len(value)
+        out.append(_set(args, **{q: TensorList((*args[q], *[args[q][-1]] * grow)) for q in tied
+                                 if args[q]}))
+    if low:
+        out.append(_set(args, **{q: TensorList(args[q][:low - 1]) for q in tied}))
+    return out
+
+
+def _position_tied(spec: OperatorSpec, name: str, args: Args) -> list[str]:
+    """``name`` and the tensor lists a same_shape or broadcastable clause matches to it position
+    by position (transitively)."""
+    tied, grew = {name}, True
+    while grew:
+        grew = False
+        for c in spec.constraints:
+            if c.kind in ("same_shape", "broadcastable") and tied & set(c.params):
+                new = {q for q in c.params if isinstance(args.get(q), TensorList)} - tied
+                tied |= new
+                grew = grew or bool(new)
+    return [q for q in args if q in tied]
+
+
 def _broadcastable(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     """Make the last tensor's dim clash with a non-1 dim of the first (aligned from the right)."""
     names = _tensors(c, args)
-    if len(names) < 2:
+    if len(names) < 2 or _lists(names, args, 0):  # (lists: no automatic break yet)
         return []
     first, last = args[names[0]].shape, args[names[-1]].shape
     for back in range(1, min(len(first), len(last)) + 1):
@@ -120,17 +189,23 @@ def _broadcastable(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
 
 
 def _value_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
-    allowed = [v for v in c.options["values"] if isinstance(v, int)]
-    bad = [max(allowed) + 1, min(allowed) - 1] if allowed else []
-    return [_set(args, **{p: v}) for p in c.params for v in bad]
+    listed = c.options["values"]
+    allowed = [v for v in listed if isinstance(v, int)]
+    bad: list[Any] = [max(allowed) + 1, min(allowed) - 1] if allowed else []
+    if any(isinstance(v, str) for v in listed):  # a string attribute: a name the list lacks
+        bad = [name for name in ("undocumented", "undocumented_value") if name not in listed][:1]
+    return [_set(args, **{p: Scalar(scalar_value(v, args[p].dtype), args[p].dtype)
+                          if isinstance(args.get(p), Scalar) else v})
+            for p in c.params for v in bad]
 
 
 def _contiguous(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     out = []
     for p in _tensors(c, args):
-        meta = with_layout(args[p], "strided")
-        if not meta.contiguous:
-            out.append(_set(args, **{p: meta}))
+        last = _last(args[p])
+        meta = with_layout(last, "strided") if isinstance(last, TensorMeta) else None
+        if meta is not None and not meta.contiguous:
+            out.append(_set(args, **{p: _on_last(args[p], lambda t, m=meta: m)}))
     return out
 
 

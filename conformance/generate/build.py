@@ -13,6 +13,7 @@ from conformance.generate.choosers import FixedChooser
 from conformance.generate.dtype_relations import fitting
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec
+from conformance.spec.values import Scalar, TensorList, element_name, flat_tensors, scalar_value, with_dtype
 from conformance.spec.vocabulary import Vocabulary
 
 
@@ -31,24 +32,19 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
     for draw in program.large if size_max else program.draws:
         step = steps.get(draw.name)
         env[draw.name] = step.apply(draw, env, ch) if step else draw.value(env, ch)
-    args: dict[str, Any] = {}
-    for name, expr in program.args.items():
-        value = expr.evaluate(env)
-        if spec.params[name].kind == "tensor" and value is not None:
-            value = TensorMeta(tuple(int(d) for d in value), dtype)
-        elif isinstance(value, list):
-            value = tuple(value)
-        args[name] = value
+    args = {name: typed_arg(spec.params[name].kind, expr.evaluate(env), dtype)
+            for name, expr in program.args.items()}
     for name in _optional(spec, args):
         if ch.boolean("absent"):  # a documented optional argument left out: valid, reference gets None
             args[name] = None
-    tensors = {k: v for k, v in args.items() if isinstance(v, TensorMeta)}
     views = () if size_max else program.views  # size-axis cases are dense: their size is the point
-    args.update(choose_layouts(tensors, set(spec.params_of("tensor", "output")), views, ch))
+    args.update(_laid_out(spec, args, views, ch))
     if not size_max:  # size-axis cases test the size, in the item's one dtype
         args.update(_mixed_dtypes(spec, product, dtype, args, ch))
     else:  # (but a group that cannot have it, such as integer class indices, gets its first)
         args.update(_mixed_dtypes(spec, product, dtype, args, FixedChooser("min"), only_foreign=True))
+    args.update({n: Scalar(scalar_value(v.value, v.dtype), v.dtype) for n, v in args.items()
+                 if isinstance(v, Scalar)})  # a scalar's value as its final dtype holds it
     if clause is not None and clause not in program.breaks:
         options = variants(spec.constraint(clause), args, spec, vocab, product)
         if not options:
@@ -71,6 +67,36 @@ def broken_cases(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str
     return [Case(spec.api, product, args) for args in options]
 
 
+def typed_arg(kind: str, value: Any, dtype: str) -> Any:
+    """An ``args`` value as the argument of a parameter of ``kind``: a tensor's shape becomes a
+    TensorMeta, a tensor list's shapes a TensorList, a scalar's number a Scalar (all in
+    ``dtype``, until dtypes are drawn), a list a tuple."""
+    if value is None:
+        return None
+    if kind == "tensor":
+        return TensorMeta(tuple(int(d) for d in value), dtype)
+    if kind == "tensor_list":
+        return TensorList(TensorMeta(tuple(int(d) for d in shape), dtype) for shape in value)
+    if kind == "scalar":
+        return Scalar(value, dtype)
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _laid_out(spec: OperatorSpec, args: dict[str, Any], views: tuple[str, ...],
+              ch: Chooser) -> dict[str, Any]:
+    """The tensors of ``args`` in the layouts drawn for them (each element of a list its own)."""
+    flat = {f: t for f, _, t in flat_tensors(args) if isinstance(t, TensorMeta)}
+    outputs = {f for f, n, _ in flat_tensors(args) if spec.params[n].role == "output"}
+    laid = choose_layouts(flat, outputs, views, ch)
+    out: dict[str, Any] = {}
+    for name, value in args.items():
+        if isinstance(value, TensorMeta):
+            out[name] = laid[name]
+        elif isinstance(value, TensorList):
+            out[name] = TensorList(laid.get(element_name(name, i), e) for i, e in enumerate(value))
+    return out
+
+
 def _optional(spec: OperatorSpec, args: dict[str, Any]) -> list[str]:
     return [name for name, p in spec.params.items() if p.optional and args.get(name) is not None]
 
@@ -89,5 +115,6 @@ def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, 
         if len(options) < 2 and dtype in listed or only_foreign and dtype in listed or not options:
             continue
         chosen = ch.choice(options, f"dtype_{group[0]}")
-        out.update({p: replace(args[p], dtype=chosen) for p in group if isinstance(args.get(p), TensorMeta)})
+        out.update({p: replace(args[p], dtype=chosen) if isinstance(args[p], Scalar)
+                    else with_dtype(args[p], chosen) for p in group if args.get(p) is not None})
     return out

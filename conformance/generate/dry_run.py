@@ -22,7 +22,7 @@ from conformance.cases.tensor import TensorMeta
 from conformance.errors import CaseError, SpecError
 from conformance.generate.build import broken_cases, build_case, can_break
 from conformance.generate.choosers import FixedChooser
-from conformance.spec.draws import Chooser, Integers, Shape
+from conformance.spec.draws import Chooser, Integers, Shape, Shapes
 from conformance.spec.expressions import ExprError
 from conformance.spec.loader import read_operator, read_shipped_specs, read_specs, spec_dirs
 from conformance.spec.model import OperatorSpec, SpecSet
@@ -108,10 +108,10 @@ def _fail_at(spec: OperatorSpec) -> Fail:
 
 def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:
     """Raise ``fail(...)`` unless every example is a valid case and the program draws cases."""
-    if not spec.params_of("tensor"):
-        raise fail("an operator needs at least one tensor parameter (its dtype names the test "
-                   "items)", "params")
-    first = spec.params_of("tensor")[0]
+    if not spec.tensor_params():
+        raise fail("an operator needs at least one tensor (or tensor_list) parameter (its dtype "
+                   "names the test items)", "params")
+    first = spec.tensor_params()[0]
     for product in spec.products:
         if not spec.test_dtypes(product):
             raise fail(f"no dtype of {first!r} is admitted on {product}: a dtype_in clause on "
@@ -133,17 +133,22 @@ def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:
 def _check_literal_ranges(spec: OperatorSpec, fail: Fail) -> None:
     """Ranges written as two numbers must be in order (and a rank in bounds) whatever is drawn."""
     for draw in spec.program.draws:
+        ranges = []
+        if isinstance(draw, Shapes):
+            ranges.append(("count", _constant(draw.count[0]), _constant(draw.count[1])))
+            draw = draw.each
         if isinstance(draw, Shape):
-            what, lo, hi = "rank", _constant(draw.rank[0]), _constant(draw.rank[1])
+            ranges.append(("rank", _constant(draw.rank[0]), _constant(draw.rank[1])))
         elif isinstance(draw, Integers):
-            what, lo, hi = "integers", _constant(draw.lo), _constant(draw.hi)
-        else:
-            continue
+            ranges.append(("integers", _constant(draw.lo), _constant(draw.hi)))
         at = ("generate", "draws", draw.name)
-        if what == "rank" and any(b is not None and not 0 <= b <= MAX_RANK for b in (lo, hi)):
-            raise fail(f"draw {draw.name!r}: rank must lie in [0, {MAX_RANK}], got [{lo}, {hi}]", *at)
-        if lo is not None and hi is not None and lo > hi:
-            raise fail(f"draw {draw.name!r}: {what} range [{lo}, {hi}] is inverted (low > high)", *at)
+        for what, lo, hi in ranges:
+            if what == "rank" and any(b is not None and not 0 <= b <= MAX_RANK for b in (lo, hi)):
+                raise fail(f"draw {draw.name!r}: rank must lie in [0, {MAX_RANK}], got [{lo}, {hi}]", *at)
+            if what == "count" and lo is not None and lo < 0:
+                raise fail(f"draw {draw.name!r}: count must be >= 0, got {lo}", *at)
+            if lo is not None and hi is not None and lo > hi:
+                raise fail(f"draw {draw.name!r}: {what} range [{lo}, {hi}] is inverted (low > high)", *at)
 
 
 def _constant(bound: Any) -> Any:
@@ -173,17 +178,22 @@ def _dry_run(spec: OperatorSpec, ch: Chooser, label: str, fail: Fail) -> None:
     """Draw by draw and arg by arg (as generation.build_case does), so a failure names its key."""
     env: dict[str, Any] = {}
     for draw in spec.program.draws:
-        if isinstance(draw, Shape):
-            _check_rank(draw, env, label, fail)
+        if isinstance(draw, (Shape, Shapes)):
+            _check_rank(draw if isinstance(draw, Shape) else draw.each, env, label, fail)
         env[draw.name] = _attempt(lambda d=draw: d.value(env, ch), f"draw {draw.name!r}", label,
                                   fail, "generate", "draws", draw.name)
     for name, expr in spec.program.args.items():
         value = _attempt(lambda e=expr: e.evaluate(env), f"args.{name}", label, fail,
                          "generate", "args", name)
-        if spec.params[name].kind == "tensor" and value is not None and not _is_shape(value):
+        kind = spec.params[name].kind
+        if kind == "tensor" and value is not None and not _is_shape(value):
             raise fail(f"args.{name} must give a shape (non-negative integers) or null for tensor "
                        f"parameter {name!r}; at the {label} it gives {value!r}", "generate", "args",
                        name)
+        if kind == "tensor_list" and value is not None and not (
+                isinstance(value, (list, tuple)) and all(_is_shape(v) for v in value)):
+            raise fail(f"args.{name} must give a list of shapes or null for tensor_list parameter "
+                       f"{name!r}; at the {label} it gives {value!r}", "generate", "args", name)
 
 
 def _check_rank(draw: Shape, env: dict[str, Any], label: str, fail: Fail) -> None:

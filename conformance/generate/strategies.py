@@ -18,6 +18,7 @@ from conformance.generate.build import broken_cases, build_case, can_break
 from conformance.generate.choosers import FixedChooser, HypothesisChooser
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.values import dtypes_of
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def _mixed(specs: SpecSet, spec: OperatorSpec, product: str, dtype: str) -> list
             if other != dtype:
                 ch = FixedChooser("min", picks={f"dtype_{group[0]}": other})
                 case = build_case(spec, specs.vocabulary, product, dtype, ch)
-                if case is not None and case.args[group[0]].dtype == other:
+                if case is not None and dtypes_of(case.args[group[0]])[:1] == [other]:
                     out.append(Drawn(case, origin=f"mixed {dtype} with {'/'.join(group)} {other}"))
     return out
 

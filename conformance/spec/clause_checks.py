@@ -59,6 +59,34 @@ def check_kind_params(kind: str, names: list[str], params: dict[str, Param], dom
         if kind == "data_in" and name not in domains:
             raise fail(f"a data_in clause on {name!r} needs its domain under data.{name}", *at,
                        "params", j)
+    check_list_params(kind, names, params, fail, *at)
+
+
+def check_list_params(kind: str, names: list[str], params: dict[str, Param], fail: Fail,
+                      *at: Any) -> None:
+    """A relation between tensor lists holds position by position, so it relates lists only;
+    ``same_dtype`` on one parameter ties the elements of a list."""
+    lists = [n for n in names if params[n].kind == "tensor_list"]
+    if kind in ("same_shape", "broadcastable") and lists and len(lists) != len(names):
+        raise fail(f"a {kind} clause relates tensor lists element by element: it cannot mix "
+                   f"{lists[0]!r} (a tensor_list) with a tensor", *at, "params")
+    if kind == "same_dtype" and len(names) < 2 and not lists:
+        raise fail("a same_dtype clause needs two parameters, or one tensor_list (its elements "
+                   "share one dtype)", *at, "params")
+
+
+def check_clause_options(kind: str, raw: dict[str, Any], params: dict[str, Param], fail: Fail,
+                         *at: Any) -> None:
+    """Options that must fit the kind of parameter named: an int_array's ``length`` is exact; a
+    string parameter's ``values`` are strings (and a number's are not)."""
+    kinds = {params[n].kind for n in raw.get("params", [])}
+    if kind == "length" and "int_array" in kinds and "length" not in raw:
+        raise fail("a length clause on an int_array gives its exact length (length: N)", *at)
+    if kind == "value_in":
+        strings = [isinstance(v, str) for v in raw["values"]]
+        if "string" in kinds and not all(strings) or "string" not in kinds and any(strings):
+            raise fail("value_in values must be strings for a string parameter, and numbers "
+                       "otherwise", *at, "values")
 
 
 #: The clause kinds judged with the vocabulary's promotion and cast tables (spec/promotion.py).

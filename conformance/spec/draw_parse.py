@@ -14,11 +14,12 @@ from conformance.spec.draws import (
     Integers,
     Sampled,
     Shape,
+    Shapes,
     SubBroadcast,
 )
 from conformance.spec.expressions import ExprError, Expression
 
-_OPS = ("integers", "sampled", "booleans", "shape", "below", "sub_broadcast", "expr")
+_OPS = ("integers", "sampled", "booleans", "shape", "shapes", "below", "sub_broadcast", "expr")
 
 
 def parse_draw(name: str, raw: Any, known: frozenset[str]) -> Draw:
@@ -70,7 +71,22 @@ def _build(name: str, op: str, arg: Any, raw: dict[str, Any], known: frozenset[s
         return SubBroadcast(name, _expr(arg, known), _count(raw.get("min_rank", 0), name, "min_rank"))
     if op == "expr":
         return Derived(name, _expr(arg, known))
+    if op == "shapes":
+        return _shapes(name, arg, known)
     return _shape(name, arg, known)
+
+
+def _shapes(name: str, arg: Any, known: frozenset[str]) -> Shapes:
+    """``shapes: {count: [lo, hi], same: bool, <shape keys>}``: a tensor list's element shapes."""
+    if not isinstance(arg, dict) or "count" not in arg:
+        raise DrawError(f"draw {name!r}: shapes needs count (and rank and dims)")
+    count = arg["count"]
+    lo, hi = _pair(count, f"draw {name!r}: shapes count") if isinstance(count, list) else (count, count)
+    same = arg.get("same", False)
+    if not isinstance(same, bool):
+        raise DrawError(f"draw {name!r}: same must be true or false")
+    each = _shape(name, {k: v for k, v in arg.items() if k not in ("count", "same")}, known)
+    return Shapes(name, (Bound(_expr(lo, known)), Bound(_expr(hi, known))), each, same)
 
 
 def _shape(name: str, arg: Any, known: frozenset[str]) -> Shape:

@@ -145,6 +145,23 @@ class Shape(Draw):
 
 
 @dataclass
+class Shapes(Draw):
+    """The element shapes of a tensor list: ``count`` shapes (a [low, high] range), each drawn
+    as a ``shape`` draw would; ``same: true`` repeats one shape."""
+
+    name: str
+    count: tuple[Bound, Bound]
+    each: Shape
+    same: bool = False
+
+    def value(self, env: Env, ch: Chooser) -> tuple[tuple[int, ...], ...]:
+        n = ch.integer(self.count[0].value(env), self.count[1].value(env), "count")
+        if self.same:
+            return (self.each.value(env, ch),) * n
+        return tuple(self.each.value(env, ch) for _ in range(n))
+
+
+@dataclass
 class Below(Draw):
     """A tuple whose element i lies in [0, bounds[i] - 1] (``bounds``: an expression giving a list)."""
 

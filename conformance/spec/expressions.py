@@ -38,7 +38,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "prod": math.prod, "broadcast": _broadcast, "broadcastable": _broadcastable,
     "present": lambda value: value is not None,  # an optional argument was given (not null)
 }
-ATTRIBUTES = frozenset({"shape", "rank", "numel", "dtype", "format", "strides", "offset", "contiguous"})
+ATTRIBUTES = frozenset({"shape", "rank", "numel", "dtype", "format", "strides", "offset", "contiguous",
+                        "value"})  # (value: a scalar argument's number)
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
 _CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,

@@ -15,6 +15,7 @@ from typing import Any
 from conformance.errors import SpecError
 from conformance.spec.clause_checks import (
     DTYPE_RELATIONS,
+    check_clause_options,
     check_cycles,
     check_dtype_relation,
     check_ids,
@@ -36,11 +37,16 @@ from conformance.spec.model import (
 from conformance.spec.pack_vocabulary import VOCABULARY_FILE, pack_vocabulary
 from conformance.spec.program import Program, parse_program
 from conformance.spec.schema import dotted, validate
+from conformance.spec.values import DTYPED_KINDS, TENSOR_KINDS
 from conformance.spec.vocabulary import Vocabulary
 from conformance.spec.yaml_lines import LocatedYaml, load_yaml
 
-_TENSOR_KINDS = {"dtype_in", "same_dtype", "format_in", "rank_in", "same_shape", "broadcastable",
-                 "contiguous", "data_in"}
+_TENSOR_CLAUSES = {"format_in", "rank_in", "same_shape", "broadcastable", "contiguous"}
+#: The parameter kinds each clause kind may name (a tensor-list clause holds for every element).
+_WANTED: dict[str, tuple[str, ...]] = {
+    "length": ("int_array", "tensor_list"), "value_in": ("int", "bool", "float", "scalar", "string"),
+    "not_null": (*TENSOR_KINDS, "int_array", "scalar", "string"), "dtype_in": DTYPED_KINDS,
+    "same_dtype": DTYPED_KINDS, "data_in": ("tensor",)}
 
 
 def specs_dir() -> Path:
@@ -163,6 +169,7 @@ class _Builder:
         status = self._status(raw.get("on_violation"), *at, "on_violation")
         check_kind_params(kind, raw.get("params", []), params, set(self.data.get("data", {})),
                           self.fail, *at)
+        check_clause_options(kind, raw, params, self.fail, *at)
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
             "break", "when")}
@@ -188,9 +195,7 @@ class _Builder:
         if name not in params:
             raise self.fail(f"unknown parameter {name!r} (parameters: {', '.join(params)})", *path)
         pkind = params[name].kind
-        wanted = {"length": ("int_array",), "value_in": ("int", "bool", "float"),
-                  "not_null": ("tensor", "int_array")}.get(kind, ("tensor",) if kind in _TENSOR_KINDS
-                                                           else None)
+        wanted = _WANTED.get(kind, TENSOR_KINDS if kind in _TENSOR_CLAUSES else None)
         if wanted and pkind not in wanted:
             raise self.fail(f"a {kind} constraint needs a {' or '.join(wanted)} parameter, "
                             f"{name!r} is {pkind}", *path)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.spec.expressions import ExprError, Expression
+from conformance.spec.values import DTYPED_KINDS, TENSOR_KINDS
 from conformance.spec.vocabulary import Vocabulary
 
 #: What a behavior clause's ``checks`` may name: the check families judged on results.
@@ -72,7 +73,7 @@ class DocVersion:
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # tensor | int_array | int | bool | float
+    kind: str  # tensor | tensor_list | scalar | string | int_array | int | bool | float
     role: str  # input | output | attr
     values: dict[int, str] | None = None
     optional: bool = False  # documented optional: a null pointer (absent) is a valid argument
@@ -142,21 +143,29 @@ class OperatorSpec:
                 return c.id
         return f"{self.api}:{check}"
 
+    def tensor_params(self, role: str | None = None) -> list[str]:
+        """The parameters holding tensors (one tensor or a tensor list), in spec order."""
+        return [p.name for p in self.params.values()
+                if p.kind in TENSOR_KINDS and (role is None or p.role == role)]
+
     def test_dtypes(self, product: str) -> list[str]:
         """The dtypes this operator's valid cases are drawn in on ``product`` (one test item each):
-        those its first tensor parameter admits; none where the operator is not applicable."""
-        tensors = self.params_of("tensor")
+        those its first tensor (or tensor list) parameter admits; none where the operator is not
+        applicable."""
+        tensors = self.tensor_params()
         return self.dtypes_for(product, tensors[0]) if tensors and product in self.products else []
 
     def dtype_groups(self) -> list[list[str]]:
-        """The tensor parameters in groups of one dtype (tied by ``same_dtype`` clauses), the
-        group of the first tensor first; tensors in different groups may differ in dtype."""
-        groups = [[p] for p in self.params_of("tensor")]
+        """The parameters with a dtype (tensors, tensor lists, scalars) in groups of one dtype
+        (tied by ``same_dtype`` clauses), the group of the first tensor first; parameters in
+        different groups may differ in dtype."""
+        order = [p.name for p in self.params.values() if p.kind in DTYPED_KINDS]
+        order.sort(key=lambda n: self.params[n].kind == "scalar")  # a tensor's group first
+        groups = [[p] for p in order]
         for c in self.constraints:
             if c.kind == "same_dtype":
                 tied = [g for g in groups if set(g) & set(c.params)]
                 groups = [g for g in groups if g not in tied] + [sum(tied, [])]
-        order = self.params_of("tensor")
         return sorted((sorted(g, key=order.index) for g in groups), key=lambda g: order.index(g[0]))
 
     def dtypes_for(self, product: str, param: str) -> list[str]:

@@ -13,13 +13,44 @@ import numpy as np
 from conformance.spec.expressions import ExprError
 from conformance.spec.model import Constraint
 from conformance.spec.promotion import castable, promotable
+from conformance.spec.values import Scalar, TensorList, element_name
 
 Names = Mapping[str, Any]
 Predicate = Callable[[Constraint, Names, str], list[str]]
 
 
 def _present(c: Constraint, names: Names) -> list[tuple[str, Any]]:
-    return [(p, names[p]) for p in c.params if names.get(p) is not None]
+    """The clause's non-null arguments; a tensor list's elements each under ``x[i]`` (a clause
+    on a list holds for every element)."""
+    out: list[tuple[str, Any]] = []
+    for p in c.params:
+        value = names.get(p)
+        if isinstance(value, TensorList):
+            out += [(element_name(p, i), e) for i, e in enumerate(value) if e is not None]
+        elif value is not None:
+            out.append((p, value))
+    return out
+
+
+def _lists(c: Constraint, names: Names) -> list[tuple[str, TensorList]]:
+    return [(p, names[p]) for p in c.params if isinstance(names.get(p), TensorList)]
+
+
+def _positional(c: Constraint, names: Names, relation: Callable[[list[tuple[str, Any]]], list[str]]
+                ) -> list[str] | None:
+    """A relation between tensor lists, position by position (lists of one length, then the
+    relation among their i-th elements); None where the clause names no list."""
+    lists = _lists(c, names)
+    if not lists:
+        return None
+    first, ref = lists[0]
+    out = [f"len({p})={len(v)} must equal len({first})={len(ref)}"
+           for p, v in lists[1:] if len(v) != len(ref)]
+    if out:
+        return out
+    for i in range(len(ref)):
+        out += relation([(element_name(p, i), v[i]) for p, v in lists if v[i] is not None])
+    return out
 
 
 def not_null(c: Constraint, names: Names, product: str) -> list[str]:
@@ -33,8 +64,12 @@ def dtype_in(c: Constraint, names: Names, product: str) -> list[str]:
 
 
 def _same(c: Constraint, names: Names, attr: str) -> list[str]:
-    """Each present parameter's ``attr`` must equal the first present one's."""
-    present = _present(c, names)
+    """Each present parameter's ``attr`` must equal the first present one's (every element of
+    a tensor list: one dtype for all of them)."""
+    return _same_among(_present(c, names), attr)
+
+
+def _same_among(present: list[tuple[str, Any]], attr: str) -> list[str]:
     if not present:
         return []
     first, ref = present[0]
@@ -71,16 +106,35 @@ def rank_in(c: Constraint, names: Names, product: str) -> list[str]:
 
 
 def same_shape(c: Constraint, names: Names, product: str) -> list[str]:
-    return _same(c, names, "shape")
+    """Tensor lists: the same length, and the i-th elements of one shape."""
+    by_position = _positional(c, names, lambda present: _same_among(present, "shape"))
+    return by_position if by_position is not None else _same(c, names, "shape")
 
 
 def length(c: Constraint, names: Names, product: str) -> list[str]:
-    want = c.options["length"]
-    return [f"len({p})={len(v)} must be {want}" for p, v in _present(c, names) if len(v) != want]
+    """An int_array's length, or a tensor list's element count: ``length`` exactly, or within
+    ``min`` .. ``max``."""
+    opts, out = c.options, []
+    for p in c.params:
+        value = names.get(p)
+        if value is None:
+            continue
+        n = len(value)
+        if "length" in opts and n != opts["length"]:
+            out.append(f"len({p})={n} must be {opts['length']}")
+        if "min" in opts and n < opts["min"]:
+            out.append(f"len({p})={n} must be >= {opts['min']}")
+        if "max" in opts and n > opts["max"]:
+            out.append(f"len({p})={n} must be <= {opts['max']}")
+    return out
 
 
 def broadcastable(c: Constraint, names: Names, product: str) -> list[str]:
-    present = _present(c, names)
+    by_position = _positional(c, names, _broadcast_among)
+    return by_position if by_position is not None else _broadcast_among(_present(c, names))
+
+
+def _broadcast_among(present: list[tuple[str, Any]]) -> list[str]:
     try:
         np.broadcast_shapes(*(t.shape for _, t in present))
     except ValueError:
@@ -92,7 +146,7 @@ def broadcastable(c: Constraint, names: Names, product: str) -> list[str]:
 def value_in(c: Constraint, names: Names, product: str) -> list[str]:
     allowed = c.options["values"]
     return [f"{p}={v!r} is not one of {', '.join(map(str, allowed))}"
-            for p, v in _present(c, names) if v not in allowed]
+            for p, v in _present(c, names) if (v.value if isinstance(v, Scalar) else v) not in allowed]
 
 
 def contiguous(c: Constraint, names: Names, product: str) -> list[str]:
