@@ -14,14 +14,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.draft.facts import PageError, PageFacts, ParamRow, Sentence, Where
+from conformance.draft.list_kinds import quoted_values
 from conformance.spec.vocabulary import Vocabulary
 
 Clause = dict[str, Any]
 
 #: The spec kind of each C type the suite can pass (others cannot be expressed: see ``omitted``).
-KINDS = {"aclTensor*": "tensor", "aclIntArray*": "int_array", "int64_t": "int", "int32_t": "int",
+KINDS = {"aclTensor*": "tensor", "aclTensorList*": "tensor_list", "aclScalar*": "scalar",
+         "char*": "string", "aclIntArray*": "int_array", "int64_t": "int", "int32_t": "int",
          "int16_t": "int", "int8_t": "int", "uint64_t": "int", "uint32_t": "int", "int": "int",
          "bool": "bool", "double": "float", "float": "float"}
+#: Kinds passed as tensors (their table rows give dtypes, formats, ranks: for a list, of every element).
+TENSOR_KINDS = ("tensor", "tensor_list")
 #: A clause id's middle part per kind (behavior clauses are named by what they check).
 ID_PARTS = {"not_null": "NULL", "dtype_in": "DTYPE", "same_dtype": "SAME-DTYPE", "format_in": "FORMAT",
             "rank_in": "RANK", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST", "value_in": "VALUE",
@@ -62,11 +66,12 @@ class Context:
 
     @property
     def tensors(self) -> list[str]:
-        return self.of_kind("tensor")
+        """Tensors and tensor lists, in the prototype's order."""
+        return self.of_kind(*TENSOR_KINDS)
 
     def required_pointers(self) -> list[str]:
         return [n for n, p in self.params.items()
-                if p["kind"] in ("tensor", "int_array") and not p.get("optional")]
+                if p["kind"] in (*TENSOR_KINDS, "scalar", "int_array") and not p.get("optional")]
 
     def new_id(self, part: str) -> str:
         self.ids[part] = self.ids.get(part, 0) + 1
@@ -125,17 +130,20 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
     omitted: dict[str, str] = {}
     for p in facts.prototype:
         kind = KINDS.get(p.ctype)
-        if kind is None:
-            omitted[p.name] = p.ctype
-            continue
         row = rows.get(p.name)
+        if kind is None or kind == "string" and not (p.optional or row is not None and row.optional
+                                                     or quoted_values(row)):
+            omitted[p.name] = p.ctype  # (a required string whose values the page never quotes)
+            continue
         output = row.direction == "output" if row is not None else not p.const
-        role = ("output" if output else "input") if kind == "tensor" else "attr"
+        role = ("output" if output else "input") if kind in TENSOR_KINDS else \
+            "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
         if p.optional or (row is not None and row.optional):
             params[p.name]["optional"] = True
-    if not any(p["kind"] == "tensor" for p in params.values()):
-        raise PageError(facts.page, "function prototype", "no aclTensor* parameter the suite can pass")
+    if not any(p["kind"] in TENSOR_KINDS for p in params.values()):
+        raise PageError(facts.page, "function prototype",
+                        "no aclTensor* or aclTensorList* parameter the suite can pass")
     products, new = _products(facts, vocab)
     return Context(facts, vocab, params, products, new, omitted)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from conformance.draft import list_kinds
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
 
@@ -161,11 +162,15 @@ def _dim_bound(s: _Shapes, clauses: list[Clause], name: str) -> str | None:
 def _attribute(ctx: Context, s: _Shapes, name: str, clauses: list[Clause]) -> tuple[dict[str, Any], bool]:
     """(the draw, guessed) of a non-tensor parameter."""
     kind = ctx.params[name]["kind"]
+    values = next((c["values"] for c in clauses if c["kind"] == "value_in" and name in c["params"]), None)
+    text = list_kinds.attribute(kind, name, ctx.rows.get(name), values)
+    if text is not None:
+        return text
+    kind = "float" if kind == "scalar" else kind  # a host scalar's value: drawn as a float's
     bound = _dim_bound(s, clauses, name)
     if bound is not None:  # a dimension of a tensor: any valid one
         return ({"integers": [f"-{bound}", f"{bound} - 1"]} if kind == "int"
                 else {"below": f"[{bound}]"}), False
-    values = next((c["values"] for c in clauses if c["kind"] == "value_in" and name in c["params"]), None)
     if kind == "int" and values:
         return {"sampled": sorted(values)}, False
     if kind == "bool":
@@ -187,15 +192,21 @@ def _attribute(ctx: Context, s: _Shapes, name: str, clauses: list[Clause]) -> tu
 def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dict[str, Any]:
     """The section, and each clause's ``_break`` resolved (a coded clause whose break cannot be
     drawn becomes a review clause)."""
+    list_kinds.tidy(ctx.params, clauses, review, lambda name: _where(ctx, name))
+    list_kinds.scalar_guesses(ctx.params, clauses, review, lambda name: _where(ctx, name))
     s = _shapes(ctx, clauses)
     draws = dict(s.draws)
     guessed_attrs = []
     for name in ctx.params:
-        if ctx.params[name]["kind"] != "tensor":
+        if name not in ctx.tensors:
             draws[_draw(name)], guessed = _attribute(ctx, s, name, clauses)
             if guessed:
                 guessed_attrs.append(name)
-    args = {name: (s.of[name] if p["kind"] == "tensor" else _draw(name)) for name, p in ctx.params.items()}
+    count = list_kinds.count_draw(ctx.params)
+    if ctx.of_kind("tensor_list"):
+        draws[count] = {"integers": list(list_kinds.COUNT)}
+    args = {name: (s.of[name] if p["kind"] == "tensor" else list_kinds.list_arg(s.of[name], count)
+                   if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
     _resolve_breaks(ctx, s, clauses, review)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)

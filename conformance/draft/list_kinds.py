@@ -1,0 +1,95 @@
+"""Drafting the parameter kinds beyond one tensor: tensor lists (``aclTensorList*``), host scalars
+(``aclScalar*``) and strings (``char*``).
+
+A tensor list is drafted like a tensor (its table row's dtypes, formats and ranks hold for every
+element) and drawn as ``count`` elements of its tensor's shape, so lists tied by same_shape match
+position by position. A relation the spec language states only between lists (same_shape,
+broadcastable) or an expression reading a list as one tensor (``x.rank``) cannot name a list
+beside tensors: such a clause is left for review. A scalar is drawn like a float attribute, its
+dtype from its own dtype_in clause. A string is drawn from the values its row writes in braces
+(``仅支持{"none", "tanh"}``): the first only, since later sentences often narrow the set by other
+arguments, and a review says it is a guess; a required string whose row quotes none cannot be
+drawn, so the parameter is left out (context.py).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from conformance.draft.facts import ParamRow, Sentence
+
+COUNT = [1, 3]  # elements per drawn list: the count clauses rarely fix; more only cost time
+_BRACES = re.compile(r"\{([^{}]*)\}")
+_QUOTED = re.compile(r"[\"“”']([A-Za-z0-9_\-]+)[\"“”']")
+
+
+def quoted_values(row: ParamRow | None) -> list[str]:
+    """The string values a parameter row writes in braces, in order (the first braces that quote
+    any): ``支持{"rint", "round"}`` -> ["rint", "round"]."""
+    if row is None:
+        return []
+    for sentence in (row.description, *row.usage):
+        for group in _BRACES.findall(sentence.text):
+            values = _QUOTED.findall(group)
+            if values:
+                return list(dict.fromkeys(values))
+    return []
+
+
+def count_draw(params: dict[str, Any]) -> str:
+    """The name of the draw giving every list's element count (one for all: lists align)."""
+    return "count" if "count" not in params else "list_count"
+
+
+def list_arg(shape_draw: str, count: str) -> str:
+    return f"[{shape_draw}] * {count}"
+
+
+def mixes_lists(clause: dict[str, Any], lists: set[str], tensors: set[str]) -> bool:
+    """A clause the spec language cannot state with these lists: a positional relation naming
+    a list beside a tensor, or an expression reading a list's name."""
+    named = set(clause.get("params", []))
+    if clause["kind"] in ("same_shape", "broadcastable") and named & lists and named & tensors:
+        return True
+    texts = [*clause.get("all", []), clause.get("when", "")]
+    return any(re.search(rf"\b{re.escape(n)}\b", t) for t in texts for n in lists)
+
+
+def tidy(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
+         review: Callable[[Sentence, str], None], where: Callable[[str], Any]) -> None:
+    """Clauses ``mixes_lists`` finds are left for review (with what requires them)."""
+    lists = {n for n, p in params.items() if p["kind"] == "tensor_list"}
+    tensors = {n for n, p in params.items() if p["kind"] == "tensor"}
+    if not lists:
+        return
+    gone = {c["id"] for c in clauses if mixes_lists(c, lists, tensors)}
+    gone |= {c["id"] for c in clauses if set(c.get("requires", [])) & gone}
+    for c in [c for c in clauses if c["id"] in gone]:
+        clauses.remove(c)
+        if str(c.get("on_violation", "")).startswith("ACLNN_"):
+            names = [p for p in c.get("params", []) if p in params] or sorted(lists)
+            review(Sentence(c["source"]["quote"], where(names[0])), "tensor list relation")
+
+
+def scalar_guesses(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
+                   review: Callable[..., None], where: Callable[[str], Any]) -> None:
+    """A scalar no dtype_in clause names is passed in the test item's dtype: a guess to check
+    (pages often tie its dtype to a tensor's in notes no clause reads)."""
+    for name, p in params.items():
+        if p["kind"] == "scalar" and not any(c["kind"] == "dtype_in" and name in c["params"]
+                                             for c in clauses):
+            review(Sentence(f"Drafted guess: no clause gives the dtypes of the scalar {name}; the "
+                            "draft passes it in the first tensor's dtype: check it", where(name)),
+                   doc="contract")
+
+
+def attribute(kind: str, name: str, row: ParamRow | None,
+              values: list[Any] | None) -> tuple[dict[str, Any], bool] | None:
+    """(the draw, guessed) of a string parameter; None for other kinds."""
+    if kind != "string":
+        return None
+    if values:
+        return {"sampled": list(values)}, False
+    quoted = quoted_values(row)
+    return {"sampled": quoted[:1] or [None]}, True
