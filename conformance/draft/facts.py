@@ -72,6 +72,7 @@ class ParamRow:
     # 不支持BFLOAT16" removes BFLOAT16 for that product; a note that lists dtypes replaces the list)
     product_dtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     optional: bool = False
+    rank_same_as: str | None = None  # the rank cell "与self一致" / "维度与self保持一致" → "self"
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def tie_ranks(ctx: Context, clauses: list[Clause]) -> list[Clause]:
     for c in clauses:
         if c["kind"] == "rank_in":
             c["params"] = [t for t in tensors if any(t in groups.members(p, tensors) for p in c["params"])]
-    limits = ("min", "max", "ranks")
+    limits = ("min", "max", "ranks", "same")
     kept: list[Clause] = []
     for c in clauses:
         same = [k for k in kept if k["kind"] == "rank_in" == c["kind"]

@@ -33,6 +33,14 @@ _PROSE_SAME = re.compile(r"数据类型(?:需要|需|必须|要)?(?:与|和)\s*(
                          + r")\s*(?:的数据类型)?\s*(?:保持)?\s*(?:一致|相同)")
 _PROSE_FORMATS = re.compile(r"数据格式(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
 _PROSE_RANK = re.compile(r"(\d+)\s*(?:-|~|～|至|到)\s*(\d+)\s*维")
+_NUMERALS = "零一二三四五六七八"  # 0-8, the ranks a page writes in words: "维度支持四维或五维"
+_PROSE_RANKS = re.compile(r"维度(?:支持|为|仅支持)\s*([0-8" + _NUMERALS + r"])\s*维(?:或\s*([0-8"
+                          + _NUMERALS + r"])\s*维)?")
+_PROSE_TIE = re.compile(r"维度[^，。；]*?(?:且|并且|需要|需)?(?:与|和)\s*(" + cells.IDENT
+                        + r")(?:\s*[和、]\s*" + cells.IDENT + r")*\s*(?:保持)?一致")
+# a usage sentence giving the shape outright: "shape为(N,C)或者(C)，其中N表示batch size。"
+_USAGE_SHAPE = re.compile(r"^shape(?:为|支持)\s*((?:[\[(（][^\])）]*[\])）]|或者|或|、|\s)+?)\s*"
+                          r"(?:[，,]\s*其中[^；;]*)?[。.]?$")
 
 
 @dataclass(frozen=True)
@@ -81,7 +89,7 @@ def _columns(headers: tuple[str, ...]) -> dict[str, int]:
 def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentence],
                 ctypes: dict[str, str]) -> list[ParamRow]:
     columns = _columns(table.headers)
-    rows: list[ParamRow] = []
+    rows: list[_Row] = []
     for number, row in enumerate(table.rows, 1):
         where = Where(path, row.line, "parameters", number)
 
@@ -109,14 +117,30 @@ def _table_rows(table: Table, path: str, vocab: Vocabulary, unread: list[Sentenc
         built.dtype_cell(cell("dtype"))
         built.format_cell(cell("format"))
         built.rank_cell(cell("rank"))
+        built.usage_rank()
         built.noncontig_cell(cell("noncontig"))
-        rows.append(built.row())
-    return rows
+        rows.append(built)
+    return _ties(rows)
+
+
+def _number(written: str) -> int:
+    return int(written) if written.isdigit() else _NUMERALS.index(written)
+
+
+def _ties(rows: list[_Row]) -> list[ParamRow]:
+    """The rows; a rank tied to a parameter the table does not list (or to itself) is not read:
+    its cell goes to review."""
+    names = {r.name for r in rows}
+    for r in rows:
+        if r.rank_same_as is not None and (r.rank_same_as not in names or r.rank_same_as == r.name):
+            r.rank_same_as = None
+            r.unread.append(Sentence(f"{r.name} 维度(shape): {r.rank_text}", r.where))
+    return [r.row() for r in rows]
 
 
 def _bullet_rows(items: list[Item], path: str, vocab: Vocabulary,
                  unread: list[Sentence]) -> tuple[list[ParamRow], int, list[tuple[str, Item]]]:
-    rows: list[ParamRow] = []
+    rows: list[_Row] = []
     nested: list[tuple[str, Item]] = []
     current: _Row | None = None
     end = 0
@@ -127,7 +151,7 @@ def _bullet_rows(items: list[Item], path: str, vocab: Vocabulary,
         if match and (current is None or item.indent <= current.indent):
             named = cells.name_and_type(f"{match.group(1)}（{match.group(2)}）")
             if current is not None:
-                rows.append(current.row())
+                rows.append(current)
             current = None
             if named and named[0].lower() not in _PLUMBING_NAMES:
                 current = _Row(named, Where(path, item.line, "parameters", len(rows) + 1), vocab, unread)
@@ -140,8 +164,8 @@ def _bullet_rows(items: list[Item], path: str, vocab: Vocabulary,
             nested.append((current.name, item))
             end = item.line
     if current is not None:
-        rows.append(current.row())
-    return rows, end, nested
+        rows.append(current)
+    return _ties(rows), end, nested
 
 
 class _Row:
@@ -160,6 +184,8 @@ class _Row:
         self.same_as: str | None = None
         self.formats: tuple[str, ...] = ()
         self.rank: tuple[int, int] | None = None
+        self.rank_same_as: str | None = None
+        self.rank_text = ""
         self.noncontig: bool | None = None
 
     def direction(self, text: str | None) -> None:
@@ -190,6 +216,11 @@ class _Row:
             self.formats, _ = cells.formats(m.group(1), self.vocab)
         if self.rank is None and (m := _PROSE_RANK.search(text)):
             self.rank = (int(m.group(1)), int(m.group(2)))
+        if self.rank is None and (m := _PROSE_RANKS.search(text)):
+            low, high = (_number(g) for g in (m.group(1), m.group(2) or m.group(1)))
+            self.rank = (low, high) if high in (low, low + 1) else None
+        if self.rank_same_as is None and (m := _PROSE_TIE.search(text)):
+            self.rank_same_as, self.rank_text = m.group(1), m.group(0)
         if self.noncontig is None and "非连续" in text:
             self.noncontig = not re.search(r"不支持[^，,。]*非连续", text)
 
@@ -214,11 +245,28 @@ class _Row:
             self.unread.append(Sentence(f"{self.name} 数据格式: {text}", self.where))
 
     def rank_cell(self, text: str | None) -> None:
+        """The rank range, or the parameter it shares its rank with, from the cell's first line (the
+        lines after it, explaining the dims, go to review with the whole cell)."""
         if text is None or cells.is_empty(text):
             return
-        self.rank = cells.rank(text)
+        first, _, rest = text.partition("\n")
+        self.rank_text = text
+        self.rank = cells.rank(first)
         if self.rank is None:
+            self.rank_same_as = cells.rank_same_as(first)
+        if (self.rank is None and self.rank_same_as is None) or rest.strip():
             self.unread.append(Sentence(f"{self.name} 维度(shape): {text}", self.where))
+
+    def usage_rank(self) -> None:
+        """With nothing in the rank cell: the rank a usage sentence gives by writing the shape out
+        ("shape为(N,C)或者(C)"); a sentence with a condition (当…时) says nothing here."""
+        if self.rank is not None or self.rank_same_as is not None or self.rank_text:
+            return
+        for sentence in self.usage:
+            match = _USAGE_SHAPE.match(sentence.text)
+            if match and (found := cells.rank(match.group(1))) is not None:
+                self.rank = found
+                return
 
     def noncontig_cell(self, text: str | None) -> None:
         if text is None or cells.is_empty(text):
@@ -231,4 +279,4 @@ class _Row:
     def row(self) -> ParamRow:
         return ParamRow(self.name, self.ctype, self.dir or "input", self.description,
                         tuple(self.usage), self.dtypes, self.same_as, self.formats, self.rank,
-                        self.noncontig, self.where, {}, self.optional)
+                        self.noncontig, self.where, {}, self.optional, self.rank_same_as)

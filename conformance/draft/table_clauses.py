@@ -138,18 +138,40 @@ def format_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cl
     return clauses
 
 
+def rank_anchor(ctx: Context, name: str) -> str:
+    """The tensor whose rank ``name``'s is tied to by the table's cells ("与self一致", followed
+    both ways and through chains): the first of the tied tensors with a rank range of its own (the
+    first of them when none has); ``name`` itself when untied."""
+    tied, grew = {name}, True
+    while grew:
+        more = {r.rank_same_as for t in tied if (r := ctx.rows.get(t)) is not None} | {
+            t for t, r in ctx.rows.items() if r.rank_same_as in tied}
+        more = {t for t in more if t in ctx.tensors} - tied
+        tied, grew = tied | more, bool(more)
+    members = [t for t in ctx.tensors if t in tied]
+    ranked = [t for t in members if ctx.rows.get(t) is not None and ctx.rows[t].rank is not None]
+    return (ranked or members)[0]
+
+
 def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
-    """The error rows' limits with their codes; the table's rank range beyond them, unspecified."""
+    """The error rows' limits with their codes; the table's rank range beyond them, unspecified.
+    Tensors whose cells tie their ranks ("与self一致") take their anchor's range, in a clause of
+    their own marked ``same`` (they share one rank)."""
     groups: dict[tuple[Any, ...], tuple[list[str], list[Any]]] = {}
+    anchors = {t: rank_anchor(ctx, t) for t in ctx.tensors}
+    tied = {a for t, a in anchors.items() if a != t}
 
     def add(name: str, limits: dict[str, Any], status: str, why: Any) -> None:
-        key = (tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in limits.items())), status)
+        tie = anchors[name] if anchors[name] in tied else None
+        key = (tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in limits.items())),
+               status, tie)
         names, whys = groups.setdefault(key, ([], []))
         names.append(name) if name not in names else None
         whys.append(why)
 
     for name in ctx.tensors:
         row = ctx.rows.get(name)
+        row = row if row is not None and row.rank is not None else ctx.rows.get(anchors[name])
         table = row.rank if row is not None else None
         said: dict[str, Any] = {}
         for e in evidence:
@@ -162,17 +184,25 @@ def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
                 add(name, limits, e.status, e)
                 said.update(limits)
         if table is not None and row is not None:
-            cell = Sentence(f"{name}：维度 {table[0]}-{table[1]}", row.where)
+            own = ctx.rows[name]
+            cell = (Sentence(f"{name}：维度 {table[0]}-{table[1]}", row.where) if own is row else
+                    Sentence(f"{name}：维度与{own.rank_same_as}一致", own.where))
             if "max" not in said and "ranks" not in said:
                 add(name, {"max": table[1]}, "unspecified", cell)
             if table[0] > 0 and "min" not in said and "ranks" not in said:
                 add(name, {"min": table[0]}, "unspecified", cell)
-    clauses = []
-    for (limits, status), (names, whys) in groups.items():
+    clauses: list[Clause] = []
+    marked: dict[str, tuple[Any, ...]] = {}  # tie → the one group whose clause says it, coded first
+    for key, (names, _) in sorted(groups.items(), key=lambda item: item[0][1] == "unspecified"):
+        if key[2] and len(names) > 1:
+            marked.setdefault(key[2], key)
+    for (limits, status, tie), (names, whys) in groups.items():
         readings = [w for w in dict.fromkeys(whys) if isinstance(w, Evidence)]
         sentences = [w.sentence if isinstance(w, Evidence) else w for w in dict.fromkeys(whys)]
         clause = {"id": ctx.new_id("RANK"), "source": source(sentences), "kind": "rank_in",
                   "params": names, **{k: list(v) if isinstance(v, tuple) else v for k, v in limits},
                   "on_violation": status, "_evidence": readings}
+        if tie and marked.get(tie) == (limits, status, tie):  # one clause says it: a case giving
+            clause["same"] = True  # one tensor another rank then breaks that clause alone
         clauses.append(clause)
     return clauses
