@@ -162,3 +162,60 @@ def _valid_and_broken_alone(d, tmp_path) -> None:  # noqa: ANN001 - a DraftedSpe
         if c.status is not None:
             cases = broken_cases(spec, vocab, product, dtype, FixedChooser("max"), c.id)
             assert any(breaks_only(explain(k, specs), c.id) for k in cases), c.id  # as a run needs
+
+
+# -- an int attribute's values from its usage notes, and rows naming it ------------------------------
+@pytest.mark.parametrize("text, values", [
+    ("指定输出的类型，输入范围为{3, 7, 9}，分别对应输出的数据类型为{3: INT8, 7: A, 9: B}。", [3, 7, 9]),
+    ("mode的取值范围是:[4, 5,6, 11]，分别对应甲、乙、丙、丁。", [4, 5, 6, 11]),
+    ("取值范围为[0, 3]。", [0, 1, 2, 3]),  # a bracketed pair is a range
+    ("取值范围：{1, 0}，1代表甲实现, 0代表乙实现。", [0, 1]),
+    ("输入范围为{64}。", [64]),
+    ("当前取值仅支持16。", [16]),
+    ("当前取值仅支持为1。", [1]),
+    ("当前仅支持输入3和17，默认值是3。", [3, 17]),
+    ("仅支持以下取值：0（旧模式），1（新模式）。", [0, 1]),
+    ("当前仅支持0表示累加模式，1表示计数模式。", [0, 1]),
+    ("取值为0、1、2。", [0, 1, 2]),
+])
+def test_values_an_int_attribute_lists(text, values):
+    from conformance.draft.usage import enumeration
+    found = enumeration(text)
+    assert found is not None and sorted(found) == values
+
+
+@pytest.mark.parametrize("text", [
+    "在甲量化模式，仅支持32。",  # one mode only
+    "2：支持越界，当前只支持1。",  # said of the value 2
+    "当mode为0时，支持0或128。",
+    "仅支持32的倍数，不能为0。",
+    "Atlas 训练系列产品：支持范围为[-9,9]。",
+    "取值范围为[1, 65535]。",  # a range too wide to list
+    "取值范围为[-D, D-1]，D为x的维数。",
+    "0表示累加模式、1表示计数模式。",  # meanings, not a limit
+])
+def test_sentences_listing_no_values(text):
+    from conformance.draft.usage import enumeration
+    assert enumeration(text) is None
+
+
+def _quant(errors: tuple[str, ...]) -> PageFacts:
+    rows = (param("x", 1, dtypes=("FLOAT",)),
+            param("mode", 2, formats=(), rank=None, noncontiguous=None,
+                  usage=("0表示甲模式、1表示乙模式。", "当前仅支持0表示甲模式，1表示乙模式。")),
+            param("level", 3, formats=(), rank=None, noncontiguous=None, usage=("取值范围为[-D, D-1]。",)),
+            param("out", 4, direction="output", same_as="x"))
+    args = (("x", "aclTensor*"), ("mode", "int64_t"), ("level", "int64_t"), ("out", "aclTensor*"))
+    return toy("aclnnToyQuant", args, rows, errors)
+
+
+def test_a_value_row_is_encoded_only_when_every_attribute_it_names_has_values(vocab, tmp_path):
+    d = draft_spec(_quant(("mode不在指定的取值范围内。", "mode、level不符合当前支持的值。")), vocab, "toy")
+    values = kinds(d, "value_in")
+    assert [(c["params"], c["values"], c["on_violation"]) for c in values] == [
+        (["mode"], [0, 1], "ACLNN_ERR_PARAM_INVALID")]
+    assert values[0]["source"]["quote"] == ("mode不在指定的取值范围内 / mode、level不符合当前支持的值 / "
+                                            "当前仅支持0表示甲模式，1表示乙模式。")
+    # level has no values: the second row says more than mode's clause
+    assert checkable(d) == {"mode不在指定的取值范围内": True, "mode、level不符合当前支持的值": False}
+    _valid_and_broken_alone(d, tmp_path)

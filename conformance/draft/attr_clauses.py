@@ -33,22 +33,28 @@ def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     """value_in for int attributes: the usage notes' values, or the error row's range; the row's
     code when it names the attribute."""
     documented = attribute_values(ctx)
-    clauses = []
+    found: dict[str, dict[int, str]] = {}
     for name in ctx.of_kind("int"):
         readings = [e for e in evidence if name in e.params]
         values = documented[name][0] if name in documented else None
         if values is None:
             stated = next((e.limits["values"] for e in readings if "values" in e.limits), None)
             values = {v: str(v) for v in stated} if stated else None
-        if values is None:
-            continue
+        if values is not None:
+            found[name] = values
+    clauses = []
+    for name, values in found.items():
+        readings = [e for e in evidence if name in e.params]
+        # a row naming a parameter no value clause covers ("roundMode、dstType不符合当前支持的值", a
+        # string roundMode) gives its code, but the row is not encoded: it says more
+        whole = [e for e in readings if set(e.params) <= set(found)]
         if any(not v.lstrip("-").isdigit() for v in values.values()):  # named: 0('none')
             ctx.params[name]["values"] = dict(values)
         sentences = [*(e.sentence for e in readings), *([documented[name][1]] if name in documented else [])]
         clauses.append({"id": ctx.new_id("VALUE"), "source": source(sentences), "kind": "value_in",
                         "params": [name], "values": sorted(values),
                         "on_violation": readings[0].status if readings else "unspecified",
-                        "_evidence": readings})
+                        "_evidence": whole})
     return clauses
 
 

@@ -81,15 +81,60 @@ def enumeration_lines(texts: list[str]) -> tuple[dict[int, str], list[int]] | No
     return {int(k): v for _, (k, v) in found}, [i for i, _ in found]
 
 
+# "输入范围为{35, 36}", "dstType的取值范围是:[2, 34, 35]", "取值范围：{1, 0}", "当前取值仅支持32",
+# "当前仅支持输入2和29", "仅支持以下取值：0（…），1（…）", "当前仅支持0表示A模式，1表示B模式"
+_SET_LEAD = (r"(?:输入范围为|取值范围(?:为|是)|取值范围\s*[:：]|取值(?:仅|只)支持为?|"
+             r"(?:仅|只)支持(?:输入|传入|取值为?)?)")
+_ENUM_SET = re.compile(_SET_LEAD + r"\s*[:：]?\s*([{\[])\s*(-?\d+(?:\s*[,，、]\s*-?\d+)*)\s*[}\]]")
+_ENUM_ONE = re.compile(_SET_LEAD + r"\s*(-?\d+)\s*(?:[（(][^）)]*[）)])?\s*。?$")
+_ENUM_AND = re.compile(_SET_LEAD + r"\s*(-?\d+(?:\s*(?:和|或|、|,|，)\s*-?\d+)+)\s*(?:[，,。].*)?$")
+_ENUM_FOLLOWING = re.compile(r"(?:仅|只)支持以下取值\s*[:：]\s*(.+)$")
+_ENUM_MEANING = re.compile(r"(?:^|[，,、：:]|支持)\s*(-?\d+)\s*表示")
+_NOT_A_SET = re.compile(r"产品|倍数|整除|[A-Za-z_]\s*[-+*/]|len\(|维")
+
+
 def enumeration(text: str) -> dict[int, str] | None:
     """An attribute's documented values: "支持0('none')|1('mean')|2('sum')" → {0: none, 1: mean,
-    2: sum}; "取值为0、1、2" → {0: "0", 1: "1", 2: "2"}; None when the sentence lists none."""
+    2: sum}; "取值为0、1、2" → {0: "0", 1: "1", 2: "2"}; the sets of _ENUM_SET and its kin (a
+    bracketed pair is a range, "[1, 4]" → 1..4); None when the sentence lists none, or says
+    more than a set (a condition, a product line, a multiple, a bound over another value)."""
     pairs = _ENUM_NAMED.findall(text)
     if len(pairs) >= 2:
         return {int(k): v for k, v in pairs}
     if m := _ENUM_PLAIN.search(text):
-        return {int(n): n for n in re.findall(r"-?\d+", m[1])}
-    return None
+        numbers = [int(n) for n in re.findall(r"-?\d+", m[1])]
+        if "[" in m[0] and len(numbers) == 2:  # "取值范围为[0, 3]": a range, 0..3
+            return _range(*numbers)
+        return {n: str(n) for n in numbers}
+    if is_conditional(text) or _NOT_A_SET.search(text):
+        return None
+    return _set(text)
+
+
+def _range(low: int, high: int) -> dict[int, str] | None:
+    return {n: str(n) for n in range(low, high + 1)} if 0 <= high - low <= 64 else None
+
+
+# "在MX量化模式，仅支持32", "2：支持索引越界，当前只支持1": said of one mode (one value) only
+_SCOPED = re.compile(r"模式|场景|时|下|若|如果|当(?!前)|在|^\s*-?\d+\s*[：:]")
+
+
+def _set(text: str) -> dict[int, str] | None:
+    lead = re.search(_SET_LEAD + "|(?:仅|只)支持", text)
+    if lead is None or _SCOPED.search(text[:lead.start()]):
+        return None
+    numbers: list[int] = []
+    if m := _ENUM_SET.search(text):
+        numbers = [int(n) for n in re.findall(r"-?\d+", m[2])]
+        if m[1] == "[" and len(numbers) == 2:  # [low, high]: a range
+            return _range(*numbers)
+    elif m := _ENUM_ONE.search(text) or _ENUM_AND.search(text):
+        numbers = [int(n) for n in re.findall(r"-?\d+", m[1])]
+    elif m := _ENUM_FOLLOWING.search(text):
+        numbers = [int(n) for n in re.findall(r"(?:^|[，,、])\s*(-?\d+)\s*[（(]", m[1])]
+    elif re.search(r"(?:仅|只)支持", text) and len(found := _ENUM_MEANING.findall(text)) >= 2:
+        numbers = [int(n) for n in found]
+    return {n: str(n) for n in dict.fromkeys(numbers)} or None
 
 
 _CONSTRAINT_WORDS = re.compile(r"需要|需|必须|要求|不支持|仅支持|只支持|取值|范围|一致|相同|满足|不能|"
