@@ -219,3 +219,14 @@ def test_a_value_row_is_encoded_only_when_every_attribute_it_names_has_values(vo
     # level has no values: the second row says more than mode's clause
     assert checkable(d) == {"mode不在指定的取值范围内": True, "mode、level不符合当前支持的值": False}
     _valid_and_broken_alone(d, tmp_path)
+
+
+def test_a_host_scalar_sign_reads_its_value(vocab, tmp_path):
+    rows = (param("self", 1, dtypes=("FLOAT",)), param("lambd", 2, dtypes=("FLOAT",), formats=(), rank=None),
+            param("out", 3, direction="output", same_as="self"))
+    args = (("self", "aclTensor*"), ("lambd", "aclScalar*"), ("out", "aclTensor*"))
+    d = draft_spec(toy("aclnnToyShrink", args, rows, ("lambd小于0。",)), vocab, "toy")
+    assert [(c["all"], c["break"]) for c in kinds(d, "expr")] == [
+        (["lambd.value >= 0"], {"lambd": {"sampled": [-1.0]}})]
+    assert checkable(d) == {"lambd小于0": True}
+    _valid_and_broken_alone(d, tmp_path)

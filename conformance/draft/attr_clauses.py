@@ -90,19 +90,24 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
 
 
 def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
-    """"n小于0" → n >= 0; "p小于等于0" → p > 0 (int and float attributes, one clause each when the
+    """"n小于0" → n >= 0; "p小于等于0" → p > 0 (int, float and scalar attributes, one clause each when the
     row names several: "n或m的值小于0"); "stride中存在小于等于0的数值" → every element > 0 (int
     arrays). Only when every parameter the row names is such an attribute (else the row says more)."""
     clauses = []
     for e in evidence:
         elements = bool(e.limits.get("elements"))
-        kinds = ("int_array",) if elements else ("int", "float")
+        kinds = ("int_array",) if elements else ("int", "float", "scalar")
         attrs = [p for p in e.params if p in ctx.of_kind(*kinds) and expressible(p)]
         if not attrs or len(attrs) != len(e.params):
             continue
         for attr in attrs:
             clauses.append(_element_sign(ctx, e, attr) if elements else _sign(ctx, e, attr))
     return clauses
+
+
+def _number(ctx: Context, attr: str) -> str:
+    """How an expression reads the attribute's number (a host scalar's is its ``.value``)."""
+    return f"{attr}.value" if ctx.params[attr]["kind"] == "scalar" else attr
 
 
 def _present(ctx: Context, attr: str, text: str) -> str:
@@ -112,10 +117,10 @@ def _present(ctx: Context, attr: str, text: str) -> str:
 def _sign(ctx: Context, e: Evidence, attr: str) -> Clause:
     positive = e.limits["positive"]
     bad = [0, -1] if positive else [-1]
-    if ctx.params[attr]["kind"] == "float":
+    if ctx.params[attr]["kind"] in ("float", "scalar"):
         bad = [float(v) for v in bad]
     return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-            "all": [_present(ctx, attr, f"{attr} {'>' if positive else '>='} 0")],
+            "all": [_present(ctx, attr, f"{_number(ctx, attr)} {'>' if positive else '>='} 0")],
             "on_violation": e.status, "_evidence": [e], "break": {attr: {"sampled": bad}},
             "_sign": (attr, positive)}
 
@@ -135,15 +140,16 @@ def interval(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     a whole unit outside it."""
     clauses = []
     for e in evidence:
-        attrs = [p for p in e.params if p in ctx.of_kind("float") and expressible(p)]
+        attrs = [p for p in e.params if p in ctx.of_kind("float", "scalar") and expressible(p)]
         low, high = e.limits["low"], e.limits["high"]
         if len(attrs) != 1 or len(e.params) != 1 or not (low < high):
             continue
         attr = attrs[0]
         if low != int(low) or high != int(high):  # expression constants are integers
             continue
-        lower = f"{attr} {'>' if e.limits.get('open_low') else '>='} {int(low)}"
-        upper = f"{attr} {'<' if e.limits.get('open_high') else '<='} {int(high)}"
+        number = _number(ctx, attr)
+        lower = f"{number} {'>' if e.limits.get('open_low') else '>='} {int(low)}"
+        upper = f"{number} {'<' if e.limits.get('open_high') else '<='} {int(high)}"
         clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
                         "all": [_present(ctx, attr, f"({lower} and {upper})")], "on_violation": e.status,
                         "_evidence": [e],
