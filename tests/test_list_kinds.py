@@ -266,3 +266,21 @@ def test_planted_bugs_are_caught(tmp_path, mutant, caught):
                   isolate=False)
     assert report["errors"] == [] and caught in _found(report)
     assert {kind for kind, _ in _found(report)} == {caught[0]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bug, found", [
+    ((), set()), (("BUG_LIST_FIRST_DTYPE",), {("status", "TFA-SAME-DTYPE")})])
+def test_the_aclnn_backend_passes_lists_scalars_and_strings(tmp_path_factory, tmp_path, bug, found):
+    """The ctypes backend against the C test double (tests/aclnn_double: aclCreateTensorList,
+    aclCreateScalar and the toy operator, which takes a char*): its correct build is conformant,
+    and a build checking only x[0]'s dtype is caught."""
+    from aclnn_double.build import double_lib
+
+    lib = double_lib(tmp_path_factory, *bug)
+    report = _run(f"aclnn:lib={lib}", tmp_path, "aclnn")
+    assert report["errors"] == [] and report["backend"]["name"] == "aclnn"
+    assert report["outcome"] == ("conformant" if not found else "nonconformant")
+    assert {(f["kind"], f["clause"]) for f in report["findings"]} <= found | {("status", "TFA-DTYPE")}
+    assert found <= _found(report)
+    assert sum(r["cases"] for r in report["results"] if r["kind"] == "numerics") > 0

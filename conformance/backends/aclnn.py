@@ -25,6 +25,7 @@ from conformance.cases.tensor import Tensor
 from conformance.errors import UsageError
 from conformance.spec.loader import read_shipped_specs
 from conformance.spec.model import Param
+from conformance.spec.values import Scalar
 from conformance.spec.vocabulary import Vocabulary
 
 
@@ -117,6 +118,8 @@ class _Resources:
         self.buffers: list[int] = []
         self.tensors: list[int] = []
         self.arrays: list[int] = []
+        self.lists: list[int] = []  # each destroys its tensors (aclDestroyTensorList)
+        self.scalars: list[int] = []
         self.copies: list[tuple[np.ndarray, int]] = []  # (host storage, its device copy)
 
     def __enter__(self) -> _Resources:
@@ -124,8 +127,10 @@ class _Resources:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        fn = self.abi.fn
-        codes = [fn["aclDestroyTensor"](t) for t in self.tensors]
+        fn, opt = self.abi.fn, self.abi.optional
+        codes = [opt["aclDestroyTensorList"](t) for t in self.lists]
+        codes += [opt["aclDestroyScalar"](s) for s in self.scalars]
+        codes += [fn["aclDestroyTensor"](t) for t in self.tensors]
         codes += [fn["aclDestroyIntArray"](a) for a in self.arrays]
         codes += [fn["aclrtFree"](b) for b in self.buffers]
         if exc is None and any(codes):  # never mask the error that is already on its way out
@@ -142,6 +147,12 @@ class _Resources:
         """The C value of one argument; None (a null pointer) stays None."""
         if param.kind == "tensor":
             return None if value is None else self.tensor(param.name, value)
+        if param.kind == "tensor_list":
+            return None if value is None else self.tensor_list(param.name, value)
+        if param.kind == "scalar":
+            return None if value is None else self.scalar(param.name, value)
+        if param.kind == "string":
+            return None if value is None else str(value).encode()
         if param.kind == "int_array":
             return None if value is None else self.int_array([operator.index(v) for v in value])
         if param.kind == "int":
@@ -150,7 +161,37 @@ class _Resources:
             return float(value)  # ctypes rounds it to the C float of the signature
         return bool(value)  # bool: the only other kind aclnn_abi.C_TYPES maps
 
-    def tensor(self, name: str, t: Tensor) -> int:
+    def tensor_list(self, name: str, tensors: Any) -> int:
+        """An aclTensorList of the elements (each an aclTensor the list then owns)."""
+        handles: list[int] = []
+        try:
+            for i, t in enumerate(tensors):
+                handles.append(self.tensor(f"{name}[{i}]", t, owned=False))
+        except Exception:
+            self.tensors += handles  # no list owns them yet: release them one by one
+            raise
+        handle = self.abi.optional["aclCreateTensorList"]((ctypes.c_void_p * len(handles))(*handles),
+                                                          len(handles))
+        if not handle:
+            self.tensors += handles  # (released one by one, as no list holds them)
+            raise AclError(f"aclCreateTensorList returned NULL for {name} ({len(handles)} tensors)")
+        self.lists.append(handle)
+        return handle
+
+    def scalar(self, name: str, value: Scalar) -> int:
+        """An aclScalar of the value, passed as its dtype's bytes (aclCreateScalar copies them)."""
+        dtype = self.vocab.dtype(value.dtype)
+        if dtype is None:
+            raise ValueError(f"{name}: dtype {value.dtype} has no aclDataType in specs/vocabulary.yaml")
+        entry = self.vocab.dtypes[dtype]
+        number = np.array([value.value], dtype=entry.numpy)
+        handle = self.abi.optional["aclCreateScalar"](number.ctypes.data, entry.acl_code)
+        if not handle:
+            raise AclError(f"aclCreateScalar returned NULL for {name} {value!r}")
+        self.scalars.append(handle)
+        return handle
+
+    def tensor(self, name: str, t: Tensor, owned: bool = True) -> int:
         storage = t.storage
         if not storage.flags.c_contiguous:
             raise ValueError(f"{name}: the storage buffer must be one contiguous 1-D array")
@@ -165,7 +206,8 @@ class _Resources:
                                                 int64s([storage.size]), 1, device)
         if not handle:
             raise AclError(f"aclCreateTensor returned NULL for {name} {t!r}")
-        self.tensors.append(handle)
+        if owned:  # (a list's elements are released with the list)
+            self.tensors.append(handle)
         return handle
 
     def int_array(self, values: list[int]) -> int:

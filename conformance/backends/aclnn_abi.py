@@ -53,11 +53,21 @@ RUNTIME: dict[str, tuple[Any, list[Any]]] = {
 #: Looked up when present; the backend works without them.
 OPTIONAL: dict[str, tuple[Any, list[Any]]] = {
     "aclrtGetVersion": (_status, [ctypes.POINTER(ctypes.c_int32)] * 3),
+    # aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size): destroying
+    # the list destroys its tensors; aclScalar* aclCreateScalar(void* value, aclDataType dataType)
+    "aclCreateTensorList": (_ptr, [ctypes.POINTER(_ptr), ctypes.c_uint64]),
+    "aclDestroyTensorList": (_status, [_ptr]),
+    "aclCreateScalar": (_ptr, [_ptr, ctypes.c_int]),
+    "aclDestroyScalar": (_status, [_ptr]),
 }
+#: The functions a parameter kind needs besides RUNTIME's (an operator with such a parameter is
+#: "not run" by a library lacking them).
+NEEDS = {"tensor_list": ("aclCreateTensorList", "aclDestroyTensorList"),
+         "scalar": ("aclCreateScalar", "aclDestroyScalar")}
 #: The C type of a parameter, by its spec kind (tensors and int arrays are opaque handles; a float
 #: attribute is a C float, as the headers declare one, e.g. SmoothL1's ``float beta``).
-C_TYPES = {"tensor": _ptr, "int_array": _ptr, "int": ctypes.c_int64, "bool": ctypes.c_bool,
-           "float": ctypes.c_float}
+C_TYPES = {"tensor": _ptr, "tensor_list": _ptr, "scalar": _ptr, "string": ctypes.c_char_p,
+           "int_array": _ptr, "int": ctypes.c_int64, "bool": ctypes.c_bool, "float": ctypes.c_float}
 
 
 class AclError(RuntimeError):
@@ -107,6 +117,10 @@ class Abi:
             if p.kind not in C_TYPES:
                 raise UsageError(f"{spec.api}: parameter {p.name} of kind {p.kind} has no C type in "
                                  "the aclnn backend")
+            lacking = [f for f in NEEDS.get(p.kind, ()) if self.optional[f] is None]
+            if lacking:
+                raise UsageError(f"{spec.api}: parameter {p.name} ({p.kind}) needs {', '.join(lacking)}, "
+                                 f"not found in {', '.join(self.paths)}")
             args.append(C_TYPES[p.kind])
         planned = [*args, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(_ptr)]
         workspace = self.function(f"{spec.api}GetWorkspaceSize", _status, planned)

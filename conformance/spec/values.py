@@ -86,7 +86,9 @@ def scalar_value(value: Any, dtype: str) -> Any:
     name = dtype.upper()
     if name == "BOOL":
         return bool(value)
-    if name.startswith(("INT", "UINT")):
+    if name.startswith("UINT"):
+        return abs(int(value))  # (an unsigned dtype cannot hold a negative value)
+    if name.startswith("INT"):
         return int(value)
     if name.startswith("COMPLEX"):
         return complex(value)

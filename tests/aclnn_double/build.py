@@ -23,7 +23,7 @@ LIBRARY = "libfake_aclnn.so"
 FLAGS = ("-shared", "-fPIC", "-O1", "-std=c99", "-Wall", "-Werror", "-fvisibility=hidden")
 BUGS = ("BUG_PAD_LIMIT", "BUG_NULL_CODE", "BUG_OOB_WRITE", "BUG_PHASE2", "BUG_BATCHMEAN",
         "BUG_SEGV_SHAPE", "BUG_RP1D_BF16", "BUG_MSE_MEAN", "BUG_MSE_OUT_SAME",
-        "BUG_SL1_MEAN_SELF")
+        "BUG_SL1_MEAN_SELF", "BUG_LIST_FIRST_DTYPE")
 
 
 def compiler() -> str | None:

@@ -65,6 +65,18 @@ typedef struct aclIntArray {
     uint64_t size;
 } aclIntArray;
 
+/* A list of tensors (aclCreateTensorList): destroying it destroys its tensors, as CANN's does. */
+typedef struct aclTensorList {
+    const aclTensor **tensors;
+    uint64_t size;
+} aclTensorList;
+
+/* A host scalar (aclCreateScalar): its value read once, in double, and the dtype it came in. */
+typedef struct aclScalar {
+    double re, im;
+    int dtype;
+} aclScalar;
+
 typedef struct aclOpExecutor aclOpExecutor;
 typedef aclnnStatus (*fake_kernel)(const aclOpExecutor *plan, void *workspace);
 
@@ -79,6 +91,9 @@ struct aclOpExecutor {
     int64_t reduction;
     bool log_target;
     float beta; /* SmoothL1: a C float, as the ABI passes it */
+    const aclTensorList *lists[3]; /* the foreach toy: x, y, out */
+    double alpha;
+    bool floor_mode;
 };
 
 /* Product lines (specs/vocabulary.yaml), from the SoC name. */
