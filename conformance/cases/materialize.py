@@ -74,6 +74,29 @@ def storage_bytes(case: Case, specs: SpecSet) -> int:
                for _, _, v in flat_tensors(case.args) if isinstance(v, TensorMeta))
 
 
+def replica(m: Materialized) -> Materialized:
+    """``m`` as it was before its call, in new buffers: each storage from ``m.before`` (the bytes
+    ``materialize`` gives for the same case, seed and regime, without drawing them again)."""
+    args: dict[str, Any] = {}
+    for name, value in m.case.args.items():
+        if isinstance(value, Tensor):
+            args[name] = _copy(value, m.before[name])
+        elif isinstance(value, TensorList):
+            args[name] = TensorList(_copy(e, m.before[element_name(name, i)]) if isinstance(e, Tensor)
+                                    else e for i, e in enumerate(value))
+        else:
+            args[name] = value
+    return Materialized(Case(m.case.api, m.case.product, args, extra=dict(m.case.extra)),
+                        dict(m.metas), dict(m.before))
+
+
+def _copy(tensor: Tensor, before: bytes) -> Tensor:
+    storage = np.frombuffer(before, tensor.storage.dtype).copy()
+    view = np.lib.stride_tricks.as_strided(storage[tensor.offset:], shape=tensor.array.shape,
+                                           strides=tensor.array.strides)
+    return Tensor(view, storage, tensor.format, tensor.dtype_name)
+
+
 def snapshot(case: Case) -> dict[str, bytes]:
     """Every tensor's storage bytes, by flat name."""
     return {flat: t.storage.tobytes() for flat, _, t in flat_tensors(case.args) if isinstance(t, Tensor)}

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from conformance.backends.protocol import PHASE_WORKSPACE, CallResult, call_checked
-from conformance.cases.materialize import Materialized, materialize
+from conformance.cases.materialize import Materialized, materialize, replica
 from conformance.cases.oracle import Expectation, explain
 from conformance.cases.tensor import Tensor
 from conformance.check.case_store import materialize_saved
@@ -166,7 +166,7 @@ class _Run:
         if result.status != 0:
             return f"rejected with {describe_status(result.status, self.j.specs.vocabulary)}"
         try:
-            goldens = self.golden(self.fresh())
+            goldens = self.golden(replica(m))
             if goldens is None:
                 return "accepted (no reference to compare with)"
             # (an undocumented output dtype, such as INT8, has no precision bound either)
@@ -218,7 +218,7 @@ class _Run:
             self.verdict.checks.append(Check(self.owner("numerics"), "numerics", NO_REFERENCE))
 
     def determinism(self, first: Materialized) -> None:
-        second = self.fresh()
+        second = replica(first)  # the same bytes as the first call got, not drawn again
         result = self.call(second)
         if result is None:
             return
