@@ -133,15 +133,16 @@ def test_the_mse_page_drafts_every_mechanical_fact_of_the_hand_spec(drafts) -> N
     assert draft.reviews == ()
 
 
-def test_the_seed_era_pad_page_leaves_one_relation_the_drafter_cannot_say(drafts) -> None:
+def test_the_seed_era_pad_page_drafts_every_fact_of_the_hand_spec(drafts) -> None:
     draft, diff, said = drafts["rp3d"]
     assert draft.products == ("atlas-a3", "atlas-a2", "atlas-training")
     assert said == MISREADS  # drafted at the hand spec's own date: no document change explains it
     known = facts(hand(RP3D))
     assert diff.facts == len(known)
-    # The one fact left: "the three tensors have one rank" (rank_in same: true). The drafter emits
-    # no same-rank relation (each tensor gets its own 4-5 limit, which the ranks facts match).
-    assert _keys(diff.meaning) == [("removed", "relations", "same_rank {gradInput, gradOutput, self}")]
+    # "the three tensors have one rank" (rank_in same: true) too: gradOutput's and gradInput's rank
+    # cells say "与self一致", drafted as one clause over the three, coded by the rank row
+    assert known["same_rank {gradInput, gradOutput, self}"].code == "ACLNN_ERR_PARAM_INVALID"
+    assert diff.meaning == ()
     # Expressions are compared by id only: the hand spec's padding limit, forward-output shape,
     # empty-tensor rule and timeout advisory are, in the draft, review clauses quoting our rows;
     # negative padding is a contract clause (the page does not speak of it).
