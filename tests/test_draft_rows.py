@@ -230,3 +230,46 @@ def test_a_host_scalar_sign_reads_its_value(vocab, tmp_path):
         (["lambd.value >= 0"], {"lambd": {"sampled": [-1.0]}})]
     assert checkable(d) == {"lambd小于0": True}
     _valid_and_broken_alone(d, tmp_path)
+
+
+# -- empty tensors refused by a row ----------------------------------------------------------------
+@pytest.mark.parametrize("text, params, limits", [
+    ("self、x2或out是空tensor", ("self", "x2", "out"), {}),
+    ("x1、out为空Tensor", ("x1", "out"), {}),
+    ("不支持空tensor场景", (), {"scope": "all"}),
+    ("传入空tensor场景", (), {"scope": "all"}),
+])
+def test_rows_refusing_empty_tensors(text, params, limits):
+    from conformance.draft.patterns import match
+    found = match(text, ("self", "x1", "x2", "out", "weight"))
+    assert found is not None
+    assert (found.pattern, found.params, found.limits) == ("empty tensor", params, limits)
+
+
+@pytest.mark.parametrize("text", [
+    "self为空tensor，且weight不为空tensor",  # a condition on two tensors
+    "self, weight，out为不支持的空Tensor输入或输出",  # some empty tensors only
+    "三维self不支持为空tensor",  # one rank only
+])
+def test_rows_on_empty_tensors_saying_more(text):
+    from conformance.draft.patterns import match
+    found = match(text, ("self", "weight", "out"))
+    assert found is None or found.pattern != "empty tensor"
+
+
+def test_an_empty_tensor_row_is_a_coded_numel_clause(vocab, tmp_path):
+    rows = (param("self", 1, dtypes=("FLOAT",), usage=("不支持空Tensor。",)),
+            param("weight", 2, dtypes=("FLOAT",)), param("out", 3, direction="output", same_as="self"))
+    args = (("self", "aclTensor*"), ("weight", "aclTensor*"), ("out", "aclTensor*"))
+    errors = ("self、weight或out是空tensor。", "self或scale是空tensor。")
+    d = draft_spec(toy("aclnnToyEmpty", args, rows, errors), vocab, "toy")
+    empty = [c for c in kinds(d, "expr") if c["id"].startswith("TE-EMPTY")]
+    assert [(c["all"], c["on_violation"], c["break"]) for c in empty] == [
+        (["self.numel > 0", "weight.numel > 0", "out.numel > 0"], "ACLNN_ERR_PARAM_INVALID",
+         {"self_shape": {"mode": "zero_dim"}})]
+    assert empty[0]["source"]["quote"] == "self、weight或out是空tensor / 不支持空Tensor。"  # the note joins
+    # scale is no parameter of the page: the second row is not encoded
+    assert checkable(d) == {"self、weight或out是空tensor": True, "self或scale是空tensor": False}
+    assert all(draw.get("shape", {}).get("empty", "none") == "none"
+               for draw in d.spec["generate"]["draws"].values())
+    _valid_and_broken_alone(d, tmp_path)

@@ -125,7 +125,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *attr_clauses.interval(ctx, ev.get("interval", [])),
             *attr_clauses.length(ctx, ev.get("length", []), null_ids),
             *table_clauses.format_in(ctx, ev.get("format_in", []), draft.review),
-            *relations.empty_tensors(ctx, null_ids),
+            *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
     return merges.tie_dtypes(merges.tie_ranks(ctx, built))

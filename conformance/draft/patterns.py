@@ -14,6 +14,14 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.draft.phrasings import (
+    ELEMENT_SIGN,
+    INTERVAL,
+    NOT_EMPTY,
+    element_sign_limits,
+    interval_limits,
+)
+
 Limits = dict[str, Any]
 _NUM = r"(-?\d+)"
 
@@ -134,39 +142,6 @@ def _sign_limits(text: str) -> Limits | None:
     return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正", m[0]))}
 
 
-_NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
-# "kernelSize中存在小于等于0的数值", "stride的数值中存在小于等于0的值", "参数repeats中含有小于0的值",
-# "steps中有值小于等于0", "kernelSize、dilation或stride存在值等于或小于0的元素": the whole sentence
-_ELEMENT_SIGN = _re(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
-                    r"(?:存在|含有|有)\s*(?:某个?维度的|某个维度)?\s*(?:值|数值|元素值)?\s*"
-                    r"(小于等于|等于或小于|<=|小于|<)\s*0\s*(?:的(?:数值|值|元素))?$|"
-                    rf"^(?:传入的|参数)?\s*{_NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
-
-
-def _element_sign_limits(text: str) -> Limits | None:
-    m = _ELEMENT_SIGN.search(text)
-    if m is None:
-        return None
-    return {"positive": (m[1] or m[2]) != "小于" and (m[1] or m[2]) != "<", "elements": True}
-
-
-# "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]": a float attribute's interval (bounds as
-# written; "之间" and a bracket-less range leave the bounds open to doubt, see attr_clauses.interval)
-_INTERVAL = _re(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
-                r"(?:不在\s*(-?\d+(?:\.\d+)?)\s*(?:和|与|到|至)\s*(-?\d+(?:\.\d+)?)\s*之间|"
-                r"(?:超出|不在)\s*(?:范围)?\s*([\[(（])\s*(-?\d+(?:\.\d+)?)\s*[,，]\s*(-?\d+(?:\.\d+)?)\s*([\])）])"
-                r"\s*(?:范围)?(?:内|之内)?)$")
-
-
-def _interval_limits(text: str) -> Limits | None:
-    m = _INTERVAL.search(text)
-    if m is None:
-        return None
-    if m[1] is not None:
-        return {"low": float(m[1]), "high": float(m[2])}
-    return {"low": float(m[4]), "high": float(m[5]), "open_low": m[3] != "[", "open_high": m[6] != "]"}
-
-
 # "self和other无法做数据类型推导", "x、y的数据类型不满足数据类型推导规则", "不满足互推导关系": the inputs
 # named have no promoted dtype (a sentence naming an output, or joining another rule by "或", is
 # not this; promotion_clauses.py keeps only inputs)
@@ -216,6 +191,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("null pointer", ("not_null",), _re(r"空指针|nullptr|null\b"),
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=_re(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor")),
+    Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
             _re(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
                 r"(?:不在|不符合)"),
@@ -251,10 +227,10 @@ PATTERNS: tuple[Pattern, ...] = (
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
             exclude=_re(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
-    Pattern("element sign", ("sign",), _ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
-            "kernelSize中存在小于等于0的数值。", limits=_element_sign_limits),
-    Pattern("value interval", ("interval",), _INTERVAL, ("之间", "超出范围", "不在"),
-            "p的值不在0和1之间。", limits=_interval_limits),
+    Pattern("element sign", ("sign",), ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
+            "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
+    Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
+            "p的值不在0和1之间。", limits=interval_limits),
     Pattern("rank", ("rank_in",), _re(rf"维|\dD\b|rank|shape\s*dim|{_RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=_rank_limits),
     Pattern("length", ("length",), _re(f"{_LENGTH.pattern}|{_LENGTHS.pattern}"), ("长度", "size"),
@@ -270,7 +246,6 @@ PATTERNS: tuple[Pattern, ...] = (
 
 # Phrasings no pattern reads into a clause yet: only closest() names them, for the review item.
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("empty tensor", ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
     ("shape condition", ("shape", "不满足", "约束", "条件"), "self与other的shape不满足约束。"),
     ("duplicates", ("重复",), "dims数组中元素重复。"),

@@ -3,6 +3,7 @@ same_dtype, broadcastable, the broadcast shape (an ``expr`` clause), same_shape,
 usage notes say of empty tensors."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
@@ -10,7 +11,8 @@ from conformance.draft.facts import Sentence
 from conformance.draft.usage import empty_support, relations
 
 _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
-_TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
+_TRANSITIVE = ("same_dtype", "same_shape")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # (broadcasting pairwise is not broadcasting jointly)
 
 
 def _members(ctx: Context, e: Evidence) -> list[str]:
@@ -143,9 +145,10 @@ def _broadcast_clause(ctx: Context, result: str, others: list[str], into: bool,
             "_result": result, "_members": others, "_into": into}
 
 
-def empty_tensors(ctx: Context, null_ids: dict[str, list[str]]) -> list[Clause]:
-    """"支持空Tensor": a behavior clause over empty cases (and cases draw them); "不支持空Tensor":
-    empty ones are unspecified (an expr clause the generate section breaks with a zero dim)."""
+def empty_tensors(ctx: Context, null_ids: dict[str, list[str]], evidence: list[Evidence]) -> list[Clause]:
+    """Error rows "x1、x2或out是空tensor" (coded) and usage notes "不支持空Tensor" (unspecified, for
+    tensors no row names): an expr clause ``X.numel > 0`` the generate section breaks with a zero
+    dim; "支持空Tensor": a behavior clause over empty cases (and cases draw them)."""
     said: dict[bool, list[tuple[str, Sentence]]] = {True: [], False: []}
     for row in ctx.facts.params:
         if row.name in ctx.tensors:
@@ -154,21 +157,53 @@ def empty_tensors(ctx: Context, null_ids: dict[str, list[str]]) -> list[Clause]:
                 if verdict is not None:
                     said[verdict].append((row.name, s))
                     ctx.used.add(s)
-    clauses = []
+    clauses = _refused_empty(ctx, null_ids, evidence)
+    coded = {n for c in clauses for n in c["_not_empty"]}
+    for c in clauses:  # a note on a tensor a row names says the same: it joins the row's clause
+        notes = [s for n, s in said[False] if n in c["_not_empty"]]
+        c["source"] = source([*(e.sentence for e in c["_evidence"]), *notes])
     if said[False]:
-        names = list(dict.fromkeys(n for n, _ in said[False]
-                                   if not ctx.params[n].get("optional") and expressible(n)))
+        names = list(dict.fromkeys(n for n, _ in said[False] if n not in coded
+                                   and not ctx.params[n].get("optional") and expressible(n)))
         if names:
             requires = [cid for cid, params in null_ids.items() if set(params) & set(names)]
-            clauses.append({"id": ctx.new_id("EMPTY"), "source": source(s for _, s in said[False]),
-                            "kind": "expr", "requires": requires,
-                            "all": [f"{n}.numel > 0" for n in names], "on_violation": "unspecified",
-                            "_break": ("zero_dim", names[0]), "_not_empty": names})
+            notes = [s for n, s in said[False] if n in names]
+            clauses.append({"id": ctx.new_id("EMPTY"), "source": source(notes), "kind": "expr",
+                            "requires": requires, "all": [f"{n}.numel > 0" for n in names],
+                            "on_violation": "unspecified", "_break": ("zero_dim", names[0]),
+                            "_not_empty": names})
     if any(expressible(n) for n, _ in said[True]):
         names = list(dict.fromkeys(n for n, _ in said[True] if expressible(n)))
         clauses.append({"id": ctx.new_id("EMPTY"), "source": source(s for _, s in said[True]),
                         "kind": "behavior", "when": " or ".join(f"{n}.numel == 0" for n in names),
                         "checks": ["status"], "_empty": names})
+    return clauses
+
+
+def _refused_empty(ctx: Context, null_ids: dict[str, list[str]], evidence: list[Evidence]) -> list[Clause]:
+    """One coded clause per status over the tensors the rows name (a row naming anything but
+    tensors, an int attribute "是空tensor", is not encoded)."""
+    groups: dict[str, tuple[list[str], list[Evidence]]] = {}
+    for e in evidence:
+        names = _members(ctx, e)
+        listed = set(_IDENT.findall(e.sentence.text)) - {"tensor", "Tensor"}  # "x1Scale", no parameter
+        if not names or not listed <= set(names) or not expressible(*names):
+            continue
+        members, readings = groups.setdefault(e.status, ([], []))
+        members += [n for n in names if n not in members]
+        readings.append(e)
+    clauses = []
+    for status, (names, readings) in groups.items():
+        names = [t for t in ctx.tensors if t in names]
+        required = [n for n in names if not ctx.params[n].get("optional")]
+        if not required:
+            continue
+        requires = [cid for cid, params in null_ids.items() if set(params) & set(names)]
+        clauses.append({"id": ctx.new_id("EMPTY"), "kind": "expr", "requires": requires,
+                        "all": [f"not present({n}) or {n}.numel > 0" if ctx.params[n].get("optional")
+                                else f"{n}.numel > 0" for n in names],
+                        "on_violation": status, "_evidence": readings,
+                        "_break": ("zero_dim", required[0]), "_not_empty": names})
     return clauses
 
 
