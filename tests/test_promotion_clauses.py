@@ -147,3 +147,22 @@ def test_a_run_catches_the_planted_bug(tmp_path, no_packs_left):
                                 report_dir=tmp_path / "bad", isolate=False)
     assert bad["outcome"] == "nonconformant"
     assert {(f["kind"], f["clause"]) for f in bad["findings"]} == {("status", "TMA-CAST")}
+
+
+def test_a_scalar_promotes_by_the_tensor_scalar_table(spec):
+    """A host scalar (a value with a dtype and no shape) joins the tensors' promoted dtype by table 2:
+    an INT32 tensor with a FLOAT scalar computes in FLOAT, a BOOL tensor with a UINT16 scalar in
+    nothing."""
+    from conformance.spec.predicates import PREDICATES
+    from conformance.spec.values import Scalar
+
+    promote, cast = (dataclasses.replace(spec.constraint(i), params=("self", "alpha"))
+                     for i in ("TMA-PROMOTE", "TMA-CAST"))
+    names = {"self": TensorMeta((2,), "INT32"), "alpha": Scalar(1.5, "FLOAT"),
+             "out": TensorMeta((2,), "BOOL")}
+    assert PREDICATES["promotable"](promote, names, A2) == []
+    assert PREDICATES["castable"](cast, names, A2) == [
+        "self.dtype=INT32 and alpha.dtype=FLOAT promote to FLOAT, which cannot be cast to out.dtype=BOOL"]
+    names.update(self=TensorMeta((2,), "BOOL"), alpha=Scalar(1, "UINT16"))
+    assert PREDICATES["promotable"](promote, names, A2) == [
+        "alpha.dtype=UINT16 (a scalar) has no promoted dtype with BOOL (promotion table 2)"]

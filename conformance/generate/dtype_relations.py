@@ -7,18 +7,18 @@ dtype, within that group's own lists, so that exactly the clause breaks: no prom
 that no cast page lets out's dtype take (``variants``). Where no such dtype exists in the lists the
 clause cannot be broken (the drafter then leaves it out, draft/breakable.py).
 
-Only tensors take part in the choices here; a scalar argument keeps the dtype it was drawn with.
+Tensors, tensor lists and scalars (aclScalar*, promoted by the TensorScalar table) all take part.
 """
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from typing import Any
 
 from conformance.cases.tensor import TensorMeta
 from conformance.spec.clause_checks import DTYPE_RELATIONS
 from conformance.spec.model import Constraint, OperatorSpec
 from conformance.spec.predicates import PREDICATES
+from conformance.spec.values import Scalar, TensorList, with_dtype
 
 Args = dict[str, Any]
 #: The clauses a dtype change can break besides the one it aims at.
@@ -76,10 +76,11 @@ def _holds(clauses: list[Constraint], product: str, args: Args) -> bool:
 
 
 def _with(args: Args, group: list[str], dtype: str) -> Args:
+    """``args`` with every member of ``group`` (tensor, tensor list or scalar) in ``dtype``."""
     out = dict(args)
     for p in group:
-        if isinstance(out.get(p), TensorMeta):
-            out[p] = replace(out[p], dtype=dtype)
+        if isinstance(out.get(p), (TensorMeta, TensorList, Scalar)):
+            out[p] = with_dtype(out[p], dtype)
     return out
 
 
