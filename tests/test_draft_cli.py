@@ -211,3 +211,21 @@ def test_an_optional_output_left_out_runs(tmp_path):
                                    report_dir=tmp_path / "r")
     assert report["errors"] == [] and report["findings"] == []
     assert {r["kind"] for r in report["results"]} >= {"status", "determinism", "out-of-bounds-write"}
+
+
+def test_an_experimental_copy_that_cannot_be_read_is_skipped_when_its_operator_is_drafted(tmp_path, capsys):
+    page = (PAGES / "layouts" / "docs" / "aclnnGlimmer.md").read_text(encoding="utf-8")
+    broken = page[:page.index("### 参数说明")]  # the copy lost its parameter description
+    for where, text in (("ops/glimmer/docs", page), ("experimental/glimmer/docs", broken)):
+        (tmp_path / where).mkdir(parents=True)
+        (tmp_path / where / "aclnnGlimmer.md").write_text(text, encoding="utf-8")
+    assert main(["draft", str(tmp_path / "experimental"), str(tmp_path / "ops"), "-o",
+                 str(tmp_path / "d"), "--stats", str(tmp_path / "s.json")]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "experimental/glimmer/docs/aclnnGlimmer.md: skipped (it could not be " \
+        "read: the aclnnGlimmerGetWorkspaceSize section describes no parameters), aclnnGlimmer is " \
+        "drafted from " in err[0]
+    total = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["total"]
+    assert (total["failed"], total["skipped"], total["drafted"], total["written"]) == (0, 1, 2, 1)
+    # alone, the copy is a failure
+    assert main(["draft", str(tmp_path / "experimental"), "-o", str(tmp_path / "e")]) == 1
