@@ -158,3 +158,22 @@ def test_same_row_promotion_names_the_cast_sources(vocab):
                                                   text="self和other无法做数据类型推导。推导出的数据类型无法转换为out的类型。")))
     d = draft_spec(replace(facts, errors=rows), vocab, "toy/ops: x.md")
     assert _clauses(d)["TB-CAST"]["params"] == ["self", "other"]
+
+
+def test_an_in_place_tensor_promotes_with_the_other_input(vocab):
+    """aclnnToyInplaceBlend(selfRef, other): selfRef is read and written, so it takes part in the
+    promotion its row names, and the promoted dtype is cast back into it."""
+    facts = toy_blend()
+    proto = (PrototypeParam("selfRef", "aclTensor*", const=False, optional=False),
+             PrototypeParam("other", "aclTensor*", const=True, optional=False))
+    params = (replace(facts.params[0], name="selfRef", direction="output"),
+              replace(facts.params[1], dtypes=("FLOAT", "FLOAT16", "INT32", "BOOL", "UINT16")))
+    rows = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的selfRef或other是空指针。", 1),
+            error("ACLNN_ERR_PARAM_INVALID", 161002, "selfRef和other无法做数据类型推导。", 2),
+            error("ACLNN_ERR_PARAM_INVALID", 161002, "推导出的数据类型无法转换为selfRef的类型。", 3))
+    inplace = replace(facts, api="aclnnToyInplaceBlend", prototype=proto, params=params, errors=rows)
+    d = draft_spec(inplace, vocab, "toy/ops: x.md")
+    got = {c["kind"]: (c["params"], c.get("to")) for c in d.spec["constraints"]
+           if c["kind"] in ("promotable", "castable")}
+    assert got == {"promotable": (["selfRef", "other"], None), "castable": (["selfRef", "other"], "selfRef")}
+    assert page_stats(d)["error_rows_checkable"] == 3

@@ -27,9 +27,10 @@ def build(ctx: Context, promote: list[Evidence], cast: list[Evidence]) -> list[C
 
 
 def _inputs(ctx: Context) -> list[str]:
-    """Input tensors and scalars: what promotion combines."""
-    return [n for n, p in ctx.params.items()
-            if p["kind"] == "scalar" or p["kind"] == "tensor" and p["role"] == "input"]
+    """Input tensors and scalars: what promotion combines (an in-place ``selfRef``, the page's
+    input and output at once, among them)."""
+    return [n for n, p in ctx.params.items() if p["kind"] == "scalar" or p["kind"] == "tensor"
+            and (p["role"] == "input" or n.endswith("Ref"))]
 
 
 def _members(ctx: Context, params: tuple[str, ...], scope_all: bool) -> list[str] | None:

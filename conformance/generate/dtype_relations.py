@@ -42,7 +42,8 @@ def group_options(spec: OperatorSpec, product: str, group: list[str]) -> list[st
 def fitting(spec: OperatorSpec, product: str, args: Args, group: list[str], options: list[str]
             ) -> list[str]:
     """``options`` for ``group`` with which the relation clauses can all hold, the groups after it
-    drawn from their own lists; all of ``options`` when none fits (another clause is at fault)."""
+    drawn from their own lists; else those keeping the promotion clauses at least; else all of
+    ``options`` (another clause is at fault)."""
     clauses = relations(spec)
     if not clauses:
         return options
@@ -52,9 +53,13 @@ def fitting(spec: OperatorSpec, product: str, args: Args, group: list[str], opti
     ahead = 1
     for opts in later_options:
         ahead *= len(opts)
-    fits = [d for d in options if _completes(clauses, product, _with(args, group, d), later,
-                                             later_options if ahead <= _LOOKAHEAD else [])]
-    return fits or options
+    for wanted in (clauses, [c for c in clauses if c.kind == "promotable"]):
+        # every clause, else promotion at least (a dtype no cast can satisfy breaks one clause only)
+        fits = [d for d in options if _completes(wanted, product, _with(args, group, d), later,
+                                                 later_options if ahead <= _LOOKAHEAD else [])]
+        if fits:
+            return fits
+    return options
 
 
 def _completes(clauses: list[Constraint], product: str, args: Args, later: list[list[str]],
