@@ -57,7 +57,31 @@ def tie_ranks(ctx: Context, clauses: list[Clause]) -> list[Clause]:
         if same and c["on_violation"] == "unspecified":
             continue
         kept.append(c)
-    return kept
+    return _implied_ranks(kept)
+
+
+_RANKS = range(0, 9)  # the aclnn rank limit
+
+
+def _allowed(c: Clause) -> set[int]:
+    return {r for r in _RANKS if c.get("min", 0) <= r <= c.get("max", 8) and r in c.get("ranks", _RANKS)}
+
+
+def _implied_ranks(clauses: list[Clause]) -> list[Clause]:
+    """An unspecified rank limit (the table's) says nothing more for the tensors of a coded
+    clause at least as strict ("self的维度不为3维或者4维" under the table's 3-4): they leave it,
+    else breaking the coded clause breaks it too. One left without tensors goes."""
+    coded = [c for c in clauses if c["kind"] == "rank_in" and c["on_violation"] != "unspecified"
+             and not c.get("same")]
+    out = []
+    for c in clauses:
+        if c["kind"] == "rank_in" and c["on_violation"] == "unspecified" and not c.get("same"):
+            covered = {p for k in coded if _allowed(k) <= _allowed(c) for p in k["params"]}
+            c["params"] = [p for p in c["params"] if p not in covered]
+            if not c["params"]:
+                continue
+        out.append(c)
+    return out
 
 
 def tie_dtypes(clauses: list[Clause]) -> list[Clause]:

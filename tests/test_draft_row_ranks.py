@@ -1,0 +1,50 @@
+"""Rank rows drafted into clauses a run can break alone (conformance/draft/merges.py): the table's
+unspecified limits give way to a coded row at least as strict, on invented operators."""
+from __future__ import annotations
+
+import pytest
+from draft_facts import PRODUCTS, error, param
+
+from conformance.draft.emit import draft_spec
+from conformance.draft.facts import PageFacts, PrototypeParam
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+from conformance.spec.vocabulary import Vocabulary
+
+
+@pytest.fixture(scope="module")
+def vocab() -> Vocabulary:
+    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
+
+
+def _unpool(rank_row: str) -> PageFacts:
+    """self and indices share a shape (a coded row); out's rank is only the table's 3-4."""
+    args = (("self", "aclTensor*"), ("indices", "aclTensor*"), ("out", "aclTensor*"))
+    proto = tuple(PrototypeParam(n, c, const=n != "out", optional=False) for n, c in args)
+    rows = (param("self", 1, dtypes=("FLOAT",), rank=(3, 4)),
+            param("indices", 2, dtypes=("INT64",), rank=(3, 4)),
+            param("out", 3, direction="output", same_as="self", rank=(3, 4)))
+    errors = tuple(error("ACLNN_ERR_PARAM_INVALID", 161002, text, i + 1) for i, text in
+                   enumerate(("self和indices的shape不一致。", rank_row)))
+    return PageFacts("aclnnToyUnpool", "toy/docs/aclnnToyUnpool.md", PRODUCTS[:2], proto, rows, errors,
+                     deterministic=None)
+
+
+def _ranks(d) -> list[tuple]:  # noqa: ANN001 - a DraftedSpec
+    return [(c["params"], c.get("ranks"), c.get("min"), c.get("max"), c["on_violation"])
+            for c in d.spec["constraints"] if c["kind"] == "rank_in"]
+
+
+def test_a_coded_rank_row_takes_its_tensors_out_of_the_tables_limits(vocab):
+    d = draft_spec(_unpool("self的维度不为3维或者4维。"), vocab, "toy")
+    assert _ranks(d) == [(["self", "indices"], [3, 4], None, None, "ACLNN_ERR_PARAM_INVALID"),
+                         (["out"], None, None, 4, "unspecified"), (["out"], None, 3, None, "unspecified")]
+    assert {o.sentence.text: o.checkable for o in d.draft.outcomes}["self的维度不为3维或者4维"]
+    assert not [i for i in d.draft.implied if "RANK" in i]
+
+
+def test_a_looser_coded_row_leaves_the_tables_limits_on_its_tensors(vocab):
+    # "超过8维" says nothing of the table's 3-4: self and indices keep those (and the row, which no
+    # case breaks without breaking them, is left out: the draws stay within 3-4)
+    d = draft_spec(_unpool("self的维度超过8维。"), vocab, "toy")
+    assert _ranks(d) == [(["self", "indices", "out"], None, 3, None, "unspecified"),
+                         (["self", "indices", "out"], None, None, 4, "unspecified")]
