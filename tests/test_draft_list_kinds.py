@@ -11,7 +11,7 @@ import yaml
 import conformance
 from conformance.cli.main import main
 from conformance.draft.facts import ParamRow, Sentence, Where
-from conformance.draft.list_kinds import mixes_lists, quoted_values, tidy
+from conformance.draft.list_kinds import mixes_lists, quoted_values, require_pointers, tidy
 
 PAGES = Path(__file__).parent / "fixtures" / "list_pages"
 API = "aclnnToyForeachScale"
@@ -86,3 +86,15 @@ def test_a_relation_of_a_list_and_a_tensor_is_left_for_review():
     tidy(params, clauses, lambda s, closest: reviewed.append((s.text, closest)), lambda n: Where(n, 1))
     assert [c["id"] for c in clauses] == ["C"]
     assert reviewed == [("x与bias不满足广播关系", "tensor list relation")]
+
+
+def test_an_expression_on_a_pointer_requires_its_null_clause():
+    params = {"self": {"kind": "tensor"}, "lambd": {"kind": "scalar"},
+              "kernel": {"kind": "int_array"}, "bias": {"kind": "scalar", "optional": True}}
+    clauses = [{"id": "N", "kind": "not_null", "params": ["self", "lambd", "kernel"]},
+               {"id": "S", "kind": "expr", "all": ["lambd.value >= 0"]},
+               {"id": "K", "kind": "expr", "all": ["len(kernel) == 0 or min(kernel) > 0"], "requires": ["X"]},
+               {"id": "B", "kind": "expr", "all": ["not present(bias) or bias.value > 0"]},
+               {"id": "L", "kind": "expr", "all": ["lambda_ > 0"]}]
+    require_pointers(params, clauses)
+    assert [c.get("requires") for c in clauses[1:]] == [["N"], ["X", "N"], None, None]

@@ -193,6 +193,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     """The section, and each clause's ``_break`` resolved (a coded clause whose break cannot be
     drawn becomes a review clause)."""
     list_kinds.tidy(ctx.params, clauses, review, lambda name: _where(ctx, name))
+    list_kinds.require_pointers(ctx.params, clauses)
     list_kinds.scalar_guesses(ctx.params, clauses, review, lambda name: _where(ctx, name))
     s = _shapes(ctx, clauses)
     draws = dict(s.draws)

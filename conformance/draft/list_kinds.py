@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance.draft.facts import ParamRow, Sentence
 
+_POINTERS = ("tensor", "tensor_list", "scalar", "int_array")
 COUNT = [1, 3]  # elements per drawn list: the count clauses rarely fix; more only cost time
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _QUOTED = re.compile(r"[\"“”']([A-Za-z0-9_\-]+)[\"“”']")
@@ -70,6 +71,19 @@ def tidy(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
         if str(c.get("on_violation", "")).startswith("ACLNN_"):
             names = [p for p in c.get("params", []) if p in params] or sorted(lists)
             review(Sentence(c["source"]["quote"], where(names[0])), "tensor list relation")
+
+
+def require_pointers(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]]) -> None:
+    """An expression reading a pointer argument (a scalar's ``.value``, an array's ``len``) cannot
+    be evaluated where it is null: it requires the not_null clauses naming what it reads."""
+    pointers = {n for n, p in params.items() if p["kind"] in _POINTERS and not p.get("optional")}
+    nulls = [(c["id"], set(c["params"])) for c in clauses if c["kind"] == "not_null"]
+    for c in clauses:
+        texts = [*c.get("all", []), c.get("when", "")] if c["kind"] == "expr" else []
+        read = {n for n in pointers for t in texts if re.search(rf"\b{re.escape(n)}\b", t)}
+        needed = [cid for cid, named in nulls if named & read and cid != c["id"]]
+        if needed:
+            c["requires"] = list(dict.fromkeys([*c.get("requires", []), *needed]))
 
 
 def scalar_guesses(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
