@@ -294,6 +294,7 @@ _NUMERAL_RANK = re.compile(r"([零一二三四五六七八九])(?=\s*维)")
 def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
+    text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     if is_conditional(text) and not _RANK_CONDITION.search(text):
         return None
     for p in PATTERNS:

@@ -11,8 +11,9 @@ from conformance.draft.facts import Sentence
 from conformance.draft.usage import empty_support, relations
 
 _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
-_TRANSITIVE = ("same_dtype", "same_shape")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # (broadcasting pairwise is not broadcasting jointly)
+_TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INTO = re.compile(r"(?:broadcast|广播)\s*(?:到|至|成)")  # "x不能broadcast至y": x into y's shape
 
 
 def _members(ctx: Context, e: Evidence) -> list[str]:
@@ -106,7 +107,7 @@ def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str,
             others = [t for t in ctx.tensors if t != result and ctx.params[t]["role"] == "input"]
         if result is None or not others:
             continue
-        into = ctx.params[result]["role"] == "input" or "到" in e.sentence.text
+        into = ctx.params[result]["role"] == "input" or bool(_INTO.search(e.sentence.text))
         entry = found.setdefault(result, (others, into, e.status, [], []))
         entry[3].append(e)
         entry[4].append(e.sentence)

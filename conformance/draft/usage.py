@@ -32,6 +32,7 @@ def relations(text: str, owner: str, tensors: Collection[str],
     """(kind, params) for each relation ``text`` (a usage note of ``owner``) states with the
     tensors it names, clause by clause ("，"): same_dtype, same_shape, broadcastable, or
     broadcast_of (owner is the broadcast of the others)."""
+    text = text.replace("广播", "broadcast")  # "与self、other广播之后的shape一致": the same words
     if is_conditional(text) or _NOT_PLAIN.search(text) or owner not in tensors:
         return []  # "当reduction为0时，shape需要与…", "在alpha不为0时…", "与mat@vec…": not plainly
     out: list[tuple[str, tuple[str, ...]]] = []

@@ -1,5 +1,6 @@
-"""Rank rows drafted into clauses a run can break alone (conformance/draft/merges.py): the table's
-unspecified limits give way to a coded row at least as strict, on invented operators."""
+"""Shape rows drafted into clauses a run can break alone, on invented operators: the table's
+unspecified rank limits give way to a coded row at least as strict (merges.py); 广播 is the same
+word as broadcast, and "broadcast至/成 X" is into X's shape (relations.py)."""
 from __future__ import annotations
 
 import pytest
@@ -48,3 +49,28 @@ def test_a_looser_coded_row_leaves_the_tables_limits_on_its_tensors(vocab):
     d = draft_spec(_unpool("self的维度超过8维。"), vocab, "toy")
     assert _ranks(d) == [(["self", "indices", "out"], None, 3, None, "unspecified"),
                          (["self", "indices", "out"], None, None, 4, "unspecified")]
+
+
+def _copy(row: str, note: str) -> PageFacts:
+    args = (("selfRef", "aclTensor*"), ("src", "aclTensor*"))
+    proto = tuple(PrototypeParam(n, c, const=n == "src", optional=False) for n, c in args)
+    rows = (param("selfRef", 1, direction="output", dtypes=("FLOAT",)),
+            param("src", 2, dtypes=("FLOAT",), usage=(note,)))
+    errors = (error("ACLNN_ERR_PARAM_INVALID", 161002, row, 1),)
+    return PageFacts("aclnnToyCopy", "toy/docs/aclnnToyCopy.md", PRODUCTS[:2], proto, rows, errors,
+                     deterministic=None)
+
+
+def test_a_row_broadcasting_into_a_tensor_reads_as_into(vocab):
+    from conformance.draft.clauses import draft_clauses
+    d = draft_clauses(_copy("src的shape不能广播至selfRef。", "支持非连续的Tensor。"), vocab)
+    exprs = [c["all"] for c in d.clauses if c["kind"] == "expr"]
+    assert exprs == [["not broadcastable(src.shape, selfRef.shape) or "
+                      "broadcast(selfRef.shape, src.shape) == selfRef.shape"]]
+    assert [o.checkable for o in d.outcomes] == [True]
+
+
+def test_a_note_on_the_broadcast_shape_in_chinese_is_no_same_shape():
+    from conformance.draft.usage import relations
+    said = relations("shape与self、other广播之后的shape一致。", "out", ("self", "other", "out"))
+    assert said == [("broadcast_of", ("out", "self", "other"))]  # was same_shape of the three
