@@ -198,13 +198,13 @@ def test_a_status_without_a_code_is_left_for_review(vocab):
 
 
 def test_parameters_the_spec_cannot_pass_are_left_out_and_reviewed(vocab):
-    proto = (*toy_loss().prototype, PrototypeParam("extras", "aclTensorList*", True, False))
+    proto = (*toy_loss().prototype, PrototypeParam("extras", "aclBoolArray*", True, False))
     draft = draft_clauses(toy_loss(prototype=proto), vocab)
-    assert "extras" not in draft.ctx.params and draft.ctx.omitted == {"extras": "aclTensorList*"}
-    assert any("extras (aclTensorList*)" in r["source"]["quote"] for r in draft.reviews)
-    only_lists = (PrototypeParam("x", "aclTensorList*", True, False),)
+    assert "extras" not in draft.ctx.params and draft.ctx.omitted == {"extras": "aclBoolArray*"}
+    assert any("extras (aclBoolArray*)" in r["source"]["quote"] for r in draft.reviews)
+    only_arrays = (PrototypeParam("x", "aclBoolArray*", True, False),)
     with pytest.raises(PageError, match="function prototype"):
-        draft_clauses(toy_loss(prototype=only_lists, params=()), vocab)
+        draft_clauses(toy_loss(prototype=only_arrays, params=()), vocab)
 
 
 def test_product_lines_the_vocabulary_lacks(vocab):
