@@ -74,3 +74,32 @@ def test_a_note_on_the_broadcast_shape_in_chinese_is_no_same_shape():
     from conformance.draft.usage import relations
     said = relations("shape与self、other广播之后的shape一致。", "out", ("self", "other", "out"))
     assert said == [("broadcast_of", ("out", "self", "other"))]  # was same_shape of the three
+
+
+def _scaled(row: str) -> PageFacts:
+    args = (("self", "aclTensor*"), ("alpha", "aclTensor*"), ("out", "aclTensor*"))
+    proto = tuple(PrototypeParam(n, c, const=n != "out", optional=False) for n, c in args)
+    rows = (param("self", 1, dtypes=("FLOAT",), rank=(1, 8)),
+            param("alpha", 2, dtypes=("FLOAT",), rank=(0, 8)),
+            param("out", 3, direction="output", same_as="self", usage=("shape与self一致。",)))
+    errors = (error("ACLNN_ERR_INNER_TILING_ERROR", 561002, row, 1),)
+    return PageFacts("aclnnToyScaled", "toy/docs/aclnnToyScaled.md", PRODUCTS[:2], proto, rows, errors,
+                     deterministic=None)
+
+
+def test_an_element_count_row_is_a_numel_clause_on_a_tensor_drawn_alone(vocab, tmp_path):
+    from test_draft_rows import _valid_and_broken_alone
+    d = draft_spec(_scaled("alpha元素个数不为1。"), vocab, "toy")
+    numel = [c for c in d.spec["constraints"] if c["kind"] == "expr"]
+    assert [(c["all"], c["break"], c["on_violation"]) for c in numel] == [
+        (["alpha.numel == 1"], {"alpha_shape": {"expr": "[2]"}}, "ACLNN_ERR_INNER_TILING_ERROR")]
+    draws = d.spec["generate"]["draws"]
+    assert draws["alpha_shape"] == {"expr": "[1]"} and "shape" in draws["self_shape"]  # self not [1]
+    assert d.spec["generate"]["args"] == {"self": "self_shape", "alpha": "alpha_shape", "out": "self_shape"}
+    assert [o.checkable for o in d.draft.outcomes] == [True]
+    _valid_and_broken_alone(d, tmp_path)
+
+
+def test_a_size_row_on_a_tensor_is_not_an_element_count(vocab):
+    d = draft_spec(_scaled("alpha的size不为1。"), vocab, "toy")  # a shape? a count? not read
+    assert [o.checkable for o in d.draft.outcomes] == [False]

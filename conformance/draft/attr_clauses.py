@@ -4,6 +4,8 @@ length. Their codes come from the error rows; values the usage notes list withou
 ``unspecified``."""
 from __future__ import annotations
 
+import re
+
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
 from conformance.draft.usage import enumeration, enumeration_lines
@@ -164,11 +166,13 @@ def length(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]
     clauses = []
     for e in evidence:
         arrays = [p for p in e.params if p in ctx.of_kind("int_array") and expressible(p)]
-        if arrays and "length" in e.limits:
+        if not arrays:
+            clauses += _numel(ctx, e, null_ids)
+        elif "length" in e.limits:
             clauses.append({"id": ctx.new_id("LENGTH"), "source": source([e.sentence]), "kind": "length",
                             "params": arrays, "length": e.limits["length"], "on_violation": e.status,
                             "_evidence": [e]})
-        elif arrays and not any(ctx.params[a].get("optional") for a in arrays):
+        elif not any(ctx.params[a].get("optional") for a in arrays):
             lengths = e.limits["lengths"]
             requires = [cid for cid, params in null_ids.items() if set(params) & set(arrays)]
             clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
@@ -177,3 +181,19 @@ def length(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]
                             "_evidence": [e], "_lengths": (arrays, lengths),
                             "break": {arrays[0]: {"expr": f"[1] * {max(lengths) + 1}"}}})
     return clauses
+
+
+def _numel(ctx: Context, e: Evidence, null_ids: dict[str, list[str]]) -> list[Clause]:
+    """"alpha元素个数不为1" → alpha.numel == 1 (tensors; "元素个数/元素数量" only, a tensor's
+    "size" may be its shape). The generate section draws each such tensor as [n] alone (one
+    tied to others by a shape keeps theirs, and the clause goes for review), broken by [n + 1]."""
+    tensors = [p for p in e.params if p in ctx.tensors and expressible(p)]
+    if ("length" not in e.limits or not tensors or len(tensors) != len(e.params)
+            or not re.search(r"元素个数|元素数量|元素数", e.sentence.text)):
+        return []
+    n = e.limits["length"]
+    requires = [cid for cid, params in null_ids.items() if set(params) & set(tensors)]
+    return [{"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr", "requires": requires,
+             "all": [f"not present({t}) or {t}.numel == {n}" if ctx.params[t].get("optional")
+                     else f"{t}.numel == {n}" for t in tensors],
+             "on_violation": e.status, "_evidence": [e], "_numel": (tensors, n)}]

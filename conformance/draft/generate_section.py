@@ -124,6 +124,12 @@ def _shapes(ctx: Context, clauses: list[Clause]) -> _Shapes:
     s = _Shapes(ctx, clauses)
     broadcasting = _broadcast(s, clauses)
     main: str | None = next(iter(s.of.values()), None)
+    for c in clauses:  # "alpha元素个数不为1": a tensor of n elements, drawn alone as [n] (no main draw)
+        tensors, n = c.get("_numel", ((), 0))
+        for t in tensors:
+            if t not in s.of and s.members(t) == [t]:
+                s.draws[f"{t}_shape"] = {"expr": f"[{n}]"}
+                s.of[t], s.ranges[f"{t}_shape"] = f"{t}_shape", (1, 1)
     for t in ctx.tensors:
         if t in s.of:
             continue
@@ -209,6 +215,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     args = {name: (s.of[name] if p["kind"] == "tensor" else list_kinds.list_arg(s.of[name], count)
                    if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
+    _numel_breaks(ctx, s, clauses, review)
     _resolve_breaks(ctx, s, clauses, review)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
@@ -232,6 +239,20 @@ def _resolve_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Rev
         elif str(c.get("on_violation", "")).startswith("ACLNN_"):  # a code needs a break
             clauses.remove(c)
             review(Sentence(c["source"]["quote"], _where(ctx, param)), "shape condition")
+
+
+def _numel_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Review) -> None:
+    """A numel clause is broken by its first tensor drawn with one element more; one whose
+    tensors are not drawn alone (a shape tied to others) is left for review."""
+    for c in list(clauses):
+        if "_numel" not in c:
+            continue
+        tensors, n = c["_numel"]
+        if all(s.draws.get(s.of.get(t, ""), {}).get("expr") == f"[{n}]" for t in tensors):
+            c["break"] = {s.of[tensors[0]]: {"expr": f"[{n + 1}]"}}
+        else:
+            clauses.remove(c)
+            review(Sentence(c["source"]["quote"], _where(ctx, tensors[0])), "length")
 
 
 def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], review: Review) -> None:
