@@ -27,7 +27,7 @@ from conformance.generate.choosers import FixedChooser
 from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import Drawn
 from conformance.spec.loader import read_operator
-from conformance.spec.values import Scalar, TensorList
+from conformance.spec.values import Scalar, TensorList, scalar_dtype
 
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 SPEC_FILE = Path(SPEC_DIR) / f"{API}.yaml"
@@ -169,8 +169,13 @@ def test_valid_cases_are_lists_of_one_dtype(toy):
     assert [len(low.args["x"]), len(high.args["x"])] == [1, 4]
     assert {e.dtype for e in high.args["x"] + high.args["y"] + high.args["out"]} == {"FLOAT16"}
     assert [e.shape for e in high.args["out"]] == [e.shape for e in high.args["x"]] == [(5, 5, 5)] * 4
-    assert high.args["alpha"] == Scalar(-3, "INT32") and high.args["rounding"] == "floor"
-    assert low.args["alpha"] == Scalar(1.0, "FLOAT")  # the item's dtype is not listed: the first
+    # a scalar's dtype: the item's where listed, else the first listed of its kind (never drawn)
+    assert high.args["alpha"] == Scalar(-3.0, "FLOAT") and high.args["rounding"] == "floor"
+    assert low.args["alpha"] == Scalar(1.0, "FLOAT")
+    assert scalar_dtype("INT8", ["FLOAT", "DOUBLE", "INT32"]) == "INT32"
+    assert scalar_dtype("BFLOAT16", ["FLOAT16", "DOUBLE"]) == "FLOAT16"
+    assert scalar_dtype("DOUBLE", ["FLOAT", "DOUBLE"]) == "DOUBLE"
+    assert scalar_dtype("BOOL", ["FLOAT", "INT32"]) == "FLOAT"
     assert explain(high, toy).expected == "success"
 
 

@@ -82,8 +82,9 @@ def _guessed_first(ctx: Context, review: Review) -> list[Clause]:
 
 
 def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Clause]:
-    """Per-product dtype lists; a tensor whose dtype is "the same as X" shares X's list and code."""
-    tensors = ctx.tensors
+    """Per-product dtype lists; a tensor whose dtype is "the same as X" shares X's list and code
+    (and a host scalar's row its own list)."""
+    tensors = [*ctx.tensors, *ctx.of_kind("scalar")]
     guessed = [] if _per_product(ctx, tensors[0]) is not None else _guessed_first(ctx, review)
     coded = _coded(ctx, evidence, tensors)
     groups: dict[tuple[Any, ...], list[str]] = {}

@@ -13,7 +13,15 @@ from conformance.generate.choosers import FixedChooser
 from conformance.generate.dtype_relations import fitting
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec
-from conformance.spec.values import Scalar, TensorList, element_name, flat_tensors, scalar_value, with_dtype
+from conformance.spec.values import (
+    Scalar,
+    TensorList,
+    element_name,
+    flat_tensors,
+    scalar_dtype,
+    scalar_value,
+    with_dtype,
+)
 from conformance.spec.vocabulary import Vocabulary
 
 
@@ -114,7 +122,8 @@ def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, 
         options = fitting(spec, product, {**args, **out}, group, options)  # promotion, casts
         if len(options) < 2 and dtype in listed or only_foreign and dtype in listed or not options:
             continue
-        chosen = ch.choice(options, f"dtype_{group[0]}")
+        scalars = all(spec.params[p].kind == "scalar" for p in group)
+        chosen = scalar_dtype(dtype, options) if scalars else ch.choice(options, f"dtype_{group[0]}")
         out.update({p: replace(args[p], dtype=chosen) if isinstance(args[p], Scalar)
                     else with_dtype(args[p], chosen) for p in group if args.get(p) is not None})
     return out

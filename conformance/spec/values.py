@@ -81,18 +81,34 @@ def with_dtype(value: Any, dtype: str) -> Any:
     return replace(value, dtype=dtype)
 
 
-def scalar_value(value: Any, dtype: str) -> Any:
-    """``value`` as the kind of number ``dtype`` holds (by its documents' name)."""
+def dtype_kind(dtype: str) -> str:
+    """bool, uint, int, complex or float, by the dtype's documents' name."""
     name = dtype.upper()
-    if name == "BOOL":
+    return next((kind for prefix, kind in (("BOOL", "bool"), ("UINT", "uint"), ("INT", "int"),
+                                           ("COMPLEX", "complex")) if name.startswith(prefix)), "float")
+
+
+def scalar_value(value: Any, dtype: str) -> Any:
+    """``value`` as the kind of number ``dtype`` holds."""
+    kind = dtype_kind(dtype)
+    if kind == "bool":
         return bool(value)
-    if name.startswith("UINT"):
+    if kind == "uint":
         return abs(int(value))  # (an unsigned dtype cannot hold a negative value)
-    if name.startswith("INT"):
+    if kind == "int":
         return int(value)
-    if name.startswith("COMPLEX"):
-        return complex(value)
-    return float(value)
+    return complex(value) if kind == "complex" else float(value)
+
+
+def scalar_dtype(item: str, listed: list[str]) -> str:
+    """The dtype a valid case passes a scalar in: the item's where listed, else the first listed
+    of its kind (an INT8 item's scalar INT32, a BFLOAT16 item's FLOAT), else the first listed.
+    Pages often tie a scalar's dtype to a tensor's this way in notes no clause reads, so valid
+    cases never explore other listed dtypes."""
+    if item in listed:
+        return item
+    kind = dtype_kind(item).replace("uint", "int")
+    return next((d for d in listed if dtype_kind(d).replace("uint", "int") == kind), listed[0])
 
 
 def dtypes_of(value: Any) -> list[str]:
