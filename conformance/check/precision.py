@@ -157,9 +157,10 @@ def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tu
     """CANN's MERE and MARE over the elements whose golden is finite: a NaN or inf where a finite
     value was expected is an infinite relative error (it fails, it is not left out)."""
     expected = judged & np.isfinite(g)
+    # every element expected (the usual case): the same values in the same (C) order, uncopied
+    a, g = (a.ravel(), g.ravel()) if expected.all() else (a[expected], g[expected])
     with np.errstate(invalid="ignore", over="ignore"):
-        rel = np.where(np.isfinite(a[expected]),
-                       np.abs(a[expected] - g[expected]) / (np.abs(g[expected]) + 1e-7), np.inf)
+        rel = np.where(np.isfinite(a), np.abs(a - g) / (np.abs(g) + 1e-7), np.inf)
     if rel.size == 0:
         return 0.0, 0.0, True
     mere, mare = float(rel.mean()), float(rel.max())
@@ -190,6 +191,25 @@ def _exact(a: np.ndarray, rescaled: Golden, shape: tuple[int, ...], dtypes: tupl
         err = np.where(ok, 0.0, np.nan_to_num(np.abs(a_s - g_s) / SCALE, nan=np.inf))
         exact = g_s / SCALE  # what the report shows (inf when it is past float64's range)
     return redo, ok, err, exact, bound_s / SCALE
+
+
+def _errors(err: np.ndarray, bound: np.ndarray, g: np.ndarray, judged: np.ndarray, ok: np.ndarray,
+            out: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(error/bound, relative error, error in ulps) per element, 0 where not judged; a wrong inf
+    (inf/inf) is an infinite ratio. The masks are applied only where they change something: at
+    millions of elements every pass counts."""
+    everything, mag = bool(judged.all()), np.abs(g)
+    finite = np.isfinite(mag)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        ratio = err / bound
+        tiny = float(ml_dtypes.finfo(out).tiny)
+        rel = err / np.maximum(mag if finite.all() else np.where(finite, mag, 1.0), tiny)
+        ulp = err / _spacing(mag if finite.all() else np.where(finite, mag, 0.0), out)
+    if not everything:
+        ratio, rel, ulp = (np.where(judged, x, 0.0) for x in (ratio, rel, ulp))
+    if not ok.all():
+        ratio = np.where(~ok & judged & ~np.isfinite(ratio), np.inf, ratio)
+    return ratio, rel, ulp
 
 
 def _item(x: np.ndarray, index: tuple[int, ...]) -> complex | float:
@@ -231,20 +251,16 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     abs_sum = np.broadcast_to(golden.abs_sum, g.shape)
     acc_max = float(_acc_finfo(out_dtype).max)
     ok, err = _elementwise(a, g, bound, float(fo.max))
-    risky = ~np.isfinite(g) | (abs_sum > acc_max)  # the golden's own sum may depend on its order
-    judged = ~(np.isfinite(g) & (abs_sum > acc_max))
+    finite, over = np.isfinite(g), abs_sum > acc_max
+    risky = ~finite | over  # the golden's own sum may depend on its order
+    judged = ~(finite & over)
     if rescaled is not None and risky.any():
         exact = _exact(a, rescaled, g.shape, dtypes, (c, safety, extra_terms), acc_max, float(fo.max))
         redo, ok_x, err_x, g_x, bound_x = exact
         ok, err = np.where(redo, ok_x, ok), np.where(redo, err_x, err)
         g, bound, judged = np.where(redo, g_x, g), np.where(redo, bound_x, bound), judged | redo
+    ratio, rel, ulp = _errors(err, bound, g, judged, ok, out_dtype)
     ok, err = ok | ~judged, np.where(judged, err, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        ratio = np.where(judged, err / bound, 0.0)
-        ratio = np.where(~ok & judged & ~np.isfinite(ratio), np.inf, ratio)  # inf/inf of a wrong inf
-        mag = np.abs(g)
-        rel = np.where(judged, err / np.maximum(np.where(np.isfinite(mag), mag, 1.0), float(fo.tiny)), 0.0)
-        ulp = np.where(judged, err / _spacing(np.where(np.isfinite(mag), mag, 0.0), out_dtype), 0.0)
     mere, mare, cann_ok = _cann(a, g, judged, out_dtype)
     n = int(judged.sum())
     if n == 0:

@@ -1,0 +1,69 @@
+"""Spec expressions as evaluated (each node compiled once to a closure): values, Python's order
+and short-circuits, chained comparisons, the one-line errors, and explain's message."""
+from __future__ import annotations
+
+import pytest
+
+from conformance.cases.tensor import TensorMeta
+from conformance.spec.expressions import ExprError, Expression
+
+NAMES = frozenset({"x", "y", "padding", "reduction"})
+
+
+def ev(text: str, **names):
+    return Expression(text, NAMES).evaluate(names)
+
+
+def test_values_follow_python():
+    x = TensorMeta((2, 3, 4), "FLOAT")
+    assert ev("x.shape[-1] * 2 + x.rank", x=x) == 11
+    assert ev("padding[1:3]", padding=(1, 2, 3, 4)) == (2, 3)
+    assert ev("padding[::2]", padding=(1, 2, 3, 4)) == (1, 3)
+    assert ev("[x.numel, -x.rank, +1]", x=x) == (24, -3, 1)
+    assert ev("7 // 2 + 7 % 2", x=x) == 4
+    assert ev("1 if x.contiguous else 2", x=x) == 1
+    assert ev("max(padding) - min(padding) + len(padding) + prod(x.shape)", x=x, padding=(0, 5)) == 31
+    assert ev("broadcast(x.shape, [1, 4])", x=x) == (2, 3, 4)
+    assert ev("present(y) or reduction in (0, 1, 2)", y=None, reduction=3) is False
+
+
+def test_boolean_operators_return_booleans_and_short_circuit():
+    assert ev("reduction or 5", reduction=3) is True  # not Python's 3
+    assert ev("reduction and 0", reduction=3) is False
+    assert ev("reduction == 0 or y.rank > 0", reduction=0) is True  # y never read
+    assert ev("reduction != 0 and y.rank > 0", reduction=0) is False
+
+
+def test_chained_comparisons_stop_at_the_first_false():
+    assert ev("0 <= reduction < 3", reduction=2) is True
+    assert ev("0 <= reduction < 3", reduction=3) is False
+    assert ev("reduction < 0 < y.rank", reduction=1) is False  # y never read
+    assert ev("reduction not in padding", reduction=1, padding=(0, 2)) is True
+
+
+@pytest.mark.parametrize("text, names, words", [
+    ("x.rank", {}, "x is not given"),
+    ("padding[7]", {"padding": (1, 2)}, "cannot evaluate 'padding[7]'"),
+    ("x.shape + 1", {"x": TensorMeta((2,), "FLOAT")}, "cannot evaluate 'x.shape + 1'"),
+    ("reduction // 0", {"reduction": 1}, "cannot evaluate"),
+    ("broadcast([2], [3])", {}, "do not broadcast"),
+    ("reduction * reduction", {"reduction": 1 << 40}, "too large"),
+])
+def test_errors_are_expr_errors(text, names, words):
+    with pytest.raises(ExprError, match=words.replace("[", r"\[").replace("+", r"\+")):
+        ev(text, **names)
+
+
+def test_the_same_expression_gives_each_names_their_own_answer():
+    e = Expression("x.shape[0] < reduction", NAMES)
+    answers = [e.evaluate({"x": TensorMeta((n,), "FLOAT"), "reduction": 3}) for n in (1, 5, 2, 3)]
+    assert answers == [True, False, True, False]
+
+
+def test_explain_names_the_values():
+    e = Expression("padding[1] < x.shape[-1]", NAMES)
+    assert e.explain({"padding": (0, 4), "x": TensorMeta((2, 4), "FLOAT")}) == \
+        "padding[1]=4 must be < x.shape[-1]=4"
+    e = Expression("x.rank == 2 and reduction in (0, 1)", NAMES)
+    assert e.explain({"x": TensorMeta((2, 4, 1), "FLOAT"), "reduction": 7}) == \
+        "x.rank == 2 and reduction in (0, 1) does not hold (x.rank=3, reduction=7)"
