@@ -70,7 +70,8 @@ def vocab() -> Vocabulary:
     ("dim值不在self维度范围内", "dimension range", ("dim", "self"), {}),
     ("reduction值不在0~2范围之内。", "value out of range", ("reduction",), {"values": [0, 1, 2]}),
     ("reduction的值非0, 1, 2三值之一", "value out of range", ("reduction",), {"values": [0, 1, 2]}),
-    ("reduction不在指定的取值范围内。", "value out of range", ("reduction",), {"enumerated": True}),
+    ("reduction不在指定的取值范围内。", "attribute out of its range", ("reduction",),
+     {"enumerated": True, "documented": True}),  # its values, or the dims its own row writes
     ("padding的长度不等于6。", "length", ("padding",), {"length": 6}),
     ("传入的n小于0。", "value sign", ("n",), {"positive": False}),
     ("当前平台不在支持的平台范围内。", "platform not supported", (), {"scope": "all"}),

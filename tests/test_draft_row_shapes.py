@@ -103,3 +103,29 @@ def test_an_element_count_row_is_a_numel_clause_on_a_tensor_drawn_alone(vocab, t
 def test_a_size_row_on_a_tensor_is_not_an_element_count(vocab):
     d = draft_spec(_scaled("alpha的size不为1。"), vocab, "toy")  # a shape? a count? not read
     assert [o.checkable for o in d.draft.outcomes] == [False]
+
+
+def _halved(row: str, dim_note: str) -> PageFacts:
+    args = (("x", "aclTensor*"), ("dim", "int64_t"), ("out", "aclTensor*"))
+    proto = tuple(PrototypeParam(n, c, const=n != "out", optional=False) for n, c in args)
+    rows = (param("x", 1, dtypes=("FLOAT",)),
+            param("dim", 2, formats=(), rank=None, noncontiguous=None, usage=(dim_note,)),
+            param("out", 3, direction="output", same_as="x"))
+    errors = (error("ACLNN_ERR_PARAM_INVALID", 161002, row, 1),)
+    return PageFacts("aclnnToyHalve", "toy/docs/aclnnToyHalve.md", PRODUCTS[:2], proto, rows, errors,
+                     deterministic=None)
+
+
+@pytest.mark.parametrize("row", ["dim不在指定的取值范围内。", "dim越界时。", "dim的取值越界。",
+                                 "dim超出范围。"])
+def test_an_attribute_out_of_the_range_its_row_writes_is_a_dimension_range(vocab, row):
+    d = draft_spec(_halved(row, "取值范围为[-x.dim(), x.dim()-1]。"), vocab, "toy")
+    exprs = [c["all"] for c in d.spec["constraints"] if c["kind"] == "expr"]
+    assert exprs == [["dim >= -max(x.rank, 1) and dim < max(x.rank, 1)"]]
+    assert [o.checkable for o in d.draft.outcomes] == [True]
+
+
+def test_an_attribute_out_of_a_range_no_row_writes_is_not_read(vocab):
+    d = draft_spec(_halved("dim越界时。", "表示切分的维度。"), vocab, "toy")
+    assert not [c for c in d.spec["constraints"] if c["kind"] == "expr"]
+    assert [o.checkable for o in d.draft.outcomes] == [False]

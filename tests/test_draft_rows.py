@@ -3,6 +3,8 @@ each can be broken alone, and the attribute phrasings (signs, element signs, ran
 PageFacts we build by hand for invented operators, so every expected clause is known."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from draft_facts import PRODUCTS, error, param
 
@@ -219,6 +221,19 @@ def test_a_value_row_is_encoded_only_when_every_attribute_it_names_has_values(vo
     # level has no values: the second row says more than mode's clause
     assert checkable(d) == {"mode不在指定的取值范围内": True, "mode、level不符合当前支持的值": False}
     _valid_and_broken_alone(d, tmp_path)
+    assert not [r for r in d.draft.reviews if "selects a data type" in r["source"]["quote"]]
+
+
+def test_an_attribute_choosing_a_dtype_is_drawn_with_a_review(vocab):
+    rows = tuple(param("mode", 2, formats=(), rank=None, noncontiguous=None,
+                       usage=("输入范围为{3, 7}，分别对应输出out的数据类型为{3: INT8, 7: INT32}。",))
+                 if r.name == "mode" else r for r in _quant(()).params)
+    d = draft_spec(replace(_quant(()), params=rows), vocab, "toy")
+    assert d.spec["generate"]["draws"]["mode"] == {"sampled": [3, 7]}
+    quotes = [r["source"]["quote"] for r in d.draft.reviews]
+    assert [q for q in quotes if "selects a data type" in q] == [
+        "Drafted guess: mode selects a data type; the draft draws each of its values whatever dtypes the "
+        "tensors are drawn in: check the generate section"]
 
 
 def test_a_host_scalar_sign_reads_its_value(vocab, tmp_path):

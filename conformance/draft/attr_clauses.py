@@ -70,6 +70,8 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
         named_tensors = [p for p in e.params if p in tensors]
         inputs = [t for t in tensors if ctx.params[t]["role"] == "input"]
         tensor = (named_tensors or inputs or [None])[0]
+        if e.limits.get("documented"):  # "dim越界": the range its own row writes, or none
+            tensor = _documented_dim(ctx, named_attrs[0]) if len(named_attrs) == len(e.params) == 1 else None
         if len(named_attrs) == 1 and tensor is not None:
             found.setdefault((named_attrs[0], tensor), []).append(e)
     clauses = []
@@ -89,6 +91,22 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
                         "on_violation": readings[0].status, "_evidence": readings,
                         "_break": ("dim_above", attr), "_dim": (attr, tensor)})
     return clauses
+
+
+_DIM_RANGE = re.compile(r"\[\s*-\s*([A-Za-z_][A-Za-z0-9_]*)\.dim\(\)\s*[,，]\s*\1\.dim\(\)\s*"
+                        r"(?:-\s*1\s*\]|\))")
+
+
+def _documented_dim(ctx: Context, attr: str) -> str | None:
+    """The tensor whose dimensions the attribute's row says it ranges over: "取值范围为[-x.dim(),
+    x.dim()-1]" (or "[-x.dim(), x.dim())") in its description or usage notes."""
+    row = ctx.rows.get(attr)
+    for s in (row.description, *row.usage) if row is not None else ():
+        m = _DIM_RANGE.search(s.text)
+        if m and m[1] in ctx.tensors:
+            ctx.used.add(s)
+            return m[1]
+    return None
 
 
 def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
@@ -112,6 +130,10 @@ def _number(ctx: Context, attr: str) -> str:
     return f"{attr}.value" if ctx.params[attr]["kind"] == "scalar" else attr
 
 
+def _scalars(ctx: Context, attr: str) -> list[str]:
+    return [attr] if ctx.params[attr]["kind"] == "scalar" else []
+
+
 def _present(ctx: Context, attr: str, text: str) -> str:
     return f"not present({attr}) or {text}" if ctx.params[attr].get("optional") else text
 
@@ -124,7 +146,7 @@ def _sign(ctx: Context, e: Evidence, attr: str) -> Clause:
     return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
             "all": [_present(ctx, attr, f"{_number(ctx, attr)} {'>' if positive else '>='} 0")],
             "on_violation": e.status, "_evidence": [e], "break": {attr: {"sampled": bad}},
-            "_sign": (attr, positive)}
+            "_sign": (attr, positive), "_reads_value": _scalars(ctx, attr)}
 
 
 def _element_sign(ctx: Context, e: Evidence, attr: str) -> Clause:
@@ -156,7 +178,7 @@ def interval(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
                         "all": [_present(ctx, attr, f"({lower} and {upper})")], "on_violation": e.status,
                         "_evidence": [e],
                         "break": {attr: {"sampled": [low - 1.0, high + 1.0]}},
-                        "_interval": (attr, low, high)})
+                        "_interval": (attr, low, high), "_reads_value": _scalars(ctx, attr)})
     return clauses
 
 

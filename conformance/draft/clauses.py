@@ -128,7 +128,17 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
-    return merges.tie_dtypes(merges.tie_ranks(ctx, built))
+    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
+
+
+def _value_dtypes(clauses: list[Clause]) -> list[Clause]:
+    """A clause reading a host scalar's value ("lambd.value >= 0") requires the scalar's dtype
+    clauses: a case breaking those may give it a complex value, which has no order."""
+    for c in clauses:
+        for name in c.get("_reads_value", ()):
+            ids = [d["id"] for d in clauses if d["kind"] == "dtype_in" and name in d["params"]]
+            c["requires"] = list(dict.fromkeys([*c.get("requires", []), *ids]))
+    return clauses
 
 
 def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evidence]]]) -> None:

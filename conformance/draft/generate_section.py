@@ -218,6 +218,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _numel_breaks(ctx, s, clauses, review)
     _resolve_breaks(ctx, s, clauses, review)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
+    _review_dtype_selectors(ctx, draws, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
     if any(r.noncontiguous for r in ctx.facts.params if r.name in ctx.tensors):
         section["views"] = list(VIEWS)
@@ -285,6 +286,18 @@ def _break_draw(s: _Shapes, mode: str, param: str) -> str | None:
 def _where(ctx: Context, param: str):  # noqa: ANN202 - a facts.Where
     row = ctx.rows.get(param)
     return row.where if row is not None else ctx.facts.params[0].where
+
+
+def _review_dtype_selectors(ctx: Context, draws: dict[str, Any], review: Review) -> None:
+    """An int attribute choosing an output's data type ("dstType: 输入范围为{35, 36}，分别对应输出y的
+    数据类型…") is drawn over its values whatever dtypes the tensors were drawn in: say so."""
+    for name in ctx.of_kind("int"):
+        row = ctx.rows.get(name)
+        said = " ".join(t.text for t in (row.description, *row.usage)) if row is not None else ""
+        if "sampled" in draws.get(_draw(name), {}) and "数据类型" in said:
+            review(Sentence(f"Drafted guess: {name} selects a data type; the draft draws each of its "
+                            "values whatever dtypes the tensors are drawn in: check the generate "
+                            "section", _where(ctx, name)), doc="contract")
 
 
 def _review_guesses(ctx: Context, tensors: list[str], attrs: list[str], review: Review) -> None:

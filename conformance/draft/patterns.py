@@ -18,6 +18,7 @@ from conformance.draft.phrasings import (
     ELEMENT_SIGN,
     INTERVAL,
     NOT_EMPTY,
+    OUT_OF_RANGE,
     element_sign_limits,
     interval_limits,
 )
@@ -231,6 +232,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
     Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
+    Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
+            "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
     Pattern("rank", ("rank_in",), _re(rf"维|\dD\b|rank|shape\s*dim|{_RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=_rank_limits),
     Pattern("length", ("length",), _re(f"{_LENGTH.pattern}|{_LENGTHS.pattern}"), ("长度", "size"),

@@ -52,3 +52,9 @@ def interval_limits(text: str) -> Limits | None:
 _EMPTY = r"空\s*(?:tensor|Tensor|张量)"
 NOT_EMPTY = _re(rf"^(?:传入的|输入的?)?\s*{_NAMES}\s*(?:是|为)\s*{_EMPTY}$|"
                  rf"^不支持\s*(?:传入)?\s*{_EMPTY}\s*(?:场景|输入|的?输入或输出)?$|^传入\s*{_EMPTY}\s*场景$")
+
+
+# "dim不在指定的取值范围内", "dim越界", "dim的取值越界", "dim超出范围": an attribute out of its range,
+# read as a dimension range only where its own row writes [-x.dim(), x.dim()-1] (attr_clauses)
+OUT_OF_RANGE = _re(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值)?\s*"
+                   r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?)时?$")
