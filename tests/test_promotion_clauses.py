@@ -166,3 +166,11 @@ def test_a_scalar_promotes_by_the_tensor_scalar_table(spec):
     names.update(self=TensorMeta((2,), "BOOL"), alpha=Scalar(1, "UINT16"))
     assert PREDICATES["promotable"](promote, names, A2) == [
         "alpha.dtype=UINT16 (a scalar) has no promoted dtype with BOOL (promotion table 2)"]
+
+
+def test_a_complex_scalar_moved_to_a_real_dtype_keeps_its_real_part():
+    from conformance.generate.dtype_relations import _with
+    from conformance.spec.values import Scalar
+
+    moved = _with({"alpha": Scalar(2.5 + 1j, "COMPLEX64")}, ["alpha"], "FLOAT")
+    assert moved == {"alpha": Scalar(2.5, "FLOAT")}

@@ -84,8 +84,11 @@ def _with(args: Args, group: list[str], dtype: str) -> Args:
     """``args`` with every member of ``group`` (tensor, tensor list or scalar) in ``dtype``."""
     out = dict(args)
     for p in group:
-        if isinstance(out.get(p), (TensorMeta, TensorList, Scalar)):
-            out[p] = with_dtype(out[p], dtype)
+        value = out.get(p)
+        if isinstance(value, Scalar) and isinstance(value.value, complex):  # to a real dtype
+            value = Scalar(value.value.real, value.dtype)
+        if isinstance(value, (TensorMeta, TensorList, Scalar)):
+            out[p] = with_dtype(value, dtype)
     return out
 
 
