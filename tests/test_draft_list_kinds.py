@@ -97,9 +97,11 @@ def test_an_expression_on_a_pointer_requires_its_null_clause():
     params = {"self": {"kind": "tensor"}, "lambd": {"kind": "scalar"},
               "kernel": {"kind": "int_array"}, "bias": {"kind": "scalar", "optional": True}}
     clauses = [{"id": "N", "kind": "not_null", "params": ["self", "lambd", "kernel"]},
+               {"id": "D", "kind": "dtype_in", "params": ["self"]},
+               {"id": "DL", "kind": "dtype_in", "params": ["lambd"]},
                {"id": "S", "kind": "expr", "all": ["lambd.value >= 0"]},
                {"id": "K", "kind": "expr", "all": ["len(kernel) == 0 or min(kernel) > 0"], "requires": ["X"]},
                {"id": "B", "kind": "expr", "all": ["not present(bias) or bias.value > 0"]},
                {"id": "L", "kind": "expr", "all": ["lambda_ > 0"]}]
     require_pointers(params, clauses)
-    assert [c.get("requires") for c in clauses[1:]] == [["N"], ["X", "N"], None, None]
+    assert [c.get("requires") for c in clauses[3:]] == [["N", "DL"], ["X", "N"], None, None]

@@ -75,13 +75,17 @@ def tidy(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
 
 def require_pointers(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]]) -> None:
     """An expression reading a pointer argument (a scalar's ``.value``, an array's ``len``) cannot
-    be evaluated where it is null: it requires the not_null clauses naming what it reads."""
+    be evaluated where it is null: it requires the not_null clauses naming what it reads; and a
+    scalar's value compares only in a listed dtype (a complex one does not): the dtype_in
+    clauses naming it too."""
     pointers = {n for n, p in params.items() if p["kind"] in _POINTERS and not p.get("optional")}
-    nulls = [(c["id"], set(c["params"])) for c in clauses if c["kind"] == "not_null"]
+    scalars = {n for n, p in params.items() if p["kind"] == "scalar"}
+    needs = [(c["id"], set(c["params"]) if c["kind"] == "not_null" else set(c["params"]) & scalars)
+             for c in clauses if c["kind"] in ("not_null", "dtype_in")]
     for c in clauses:
         texts = [*c.get("all", []), c.get("when", "")] if c["kind"] == "expr" else []
-        read = {n for n in pointers for t in texts if re.search(rf"\b{re.escape(n)}\b", t)}
-        needed = [cid for cid, named in nulls if named & read and cid != c["id"]]
+        read = {n for n in pointers | scalars for t in texts if re.search(rf"\b{re.escape(n)}\b", t)}
+        needed = [cid for cid, named in needs if named & read and cid != c["id"]]
         if needed:
             c["requires"] = list(dict.fromkeys([*c.get("requires", []), *needed]))
 
