@@ -9,8 +9,9 @@ position f(p - before) for output position p, where f is
   circular:  x mod n
 so gradInput[i] is the sum of the gradOutput elements whose position maps to i. Negative padding
 crops (x starts past 0), as torch does. The maps are separable: the gradient folds one axis at a
-time, each fold a stable sort of the axis by target then ``np.add.reduceat`` (sums in float64 or
-complex128, IEEE inf/NaN kept: no 0/1 matrix product, where 0 * inf would make NaN).
+time, each fold summing the positions of one target in position order by slices of the axis
+(sums in float64 or complex128, IEEE inf/NaN kept: no 0/1 matrix product, where 0 * inf would
+make NaN).
 """
 from __future__ import annotations
 
@@ -119,22 +120,55 @@ def _fold(values: np.ndarray, lead: int, maps: list[np.ndarray], in_shape: tuple
 
 
 def _fold_axis(values: np.ndarray, axis: int, idx: np.ndarray, n: int) -> np.ndarray:
-    """Sum the positions of ``axis`` that map to the same input position (in position order)."""
+    """Sum the positions of ``axis`` that map to the same input position, in position order
+    (((p0 + p1) + p2) ...): the first of every group copied, then the second added, and so on,
+    each step by slices of the axis (a handful per step for a padding map)."""
     shape = list(values.shape)
     shape[axis] = n
     if idx.size == 0:
         return np.zeros(shape, values.dtype)
     order = np.argsort(idx, kind="stable")
-    targets, starts = np.unique(idx[order], return_index=True)
-    grouped = values if np.array_equal(order, np.arange(idx.size)) else np.take(values, order, axis=axis)
-    sums = np.add.reduceat(grouped, starts, axis=axis)
+    targets, starts, counts = np.unique(idx[order], return_index=True, return_counts=True)
+    shape[axis] = targets.size
+    sums = np.empty(shape, values.dtype)
+    for dst, src in _runs(np.arange(targets.size), order[starts]):
+        sums[_at(axis, dst)] = values[_at(axis, src)]
+    for rank in range(1, int(counts.max())):
+        more = np.flatnonzero(counts > rank)
+        for dst, src in _runs(more, order[starts[more] + rank]):
+            sums[_at(axis, dst)] += values[_at(axis, src)]
     if targets.size == n:  # every input position is read (no cropping): targets are 0..n-1
         return sums
+    shape[axis] = n
     out = np.zeros(shape, values.dtype)  # cropped: positions never read get 0
-    index: list[Any] = [slice(None)] * values.ndim
-    index[axis] = targets
-    out[tuple(index)] = sums
+    out[_at(axis, targets)] = sums
     return out
+
+
+def _at(axis: int, where: Any) -> tuple[Any, ...]:
+    return (slice(None),) * axis + (where,)
+
+
+def _runs(dst: np.ndarray, src: np.ndarray) -> list[tuple[slice, slice]]:
+    """The pairs (dst[i], src[i]) as runs of slices that step evenly in both."""
+    d, s, runs, i = dst.tolist(), src.tolist(), [], 0
+    while i < len(d):
+        j = i
+        if i + 1 < len(d):
+            step_d, step_s = d[i + 1] - d[i], s[i + 1] - s[i]
+            j = i + 1
+            while j + 1 < len(d) and d[j + 1] - d[j] == step_d and s[j + 1] - s[j] == step_s:
+                j += 1
+        else:
+            step_d = step_s = 1
+        runs.append((_slice(d[i], d[j], step_d), _slice(s[i], s[j], step_s)))
+        i = j + 1
+    return runs
+
+
+def _slice(first: int, last: int, step: int) -> slice:
+    stop = last + step
+    return slice(first, stop if stop >= 0 else None, step)
 
 
 def _count(in_shape: tuple[int, ...], lead: int, maps: list[np.ndarray]) -> np.ndarray:
