@@ -2,7 +2,7 @@
 machine, each figure from this one run (the machine is shared: compare ratios, not absolute times).
 
 Run from the repository root:
-  PYTHONPATH=. python benchmarks/bench_budgets.py [--ops A,B] [--skip-ci] [--ci-only]
+  PYTHONPATH=. python benchmarks/bench_budgets.py [--ops A,B] [--skip-ci] [--ci-only] [--keep DIR]
 
 - quick, every operator, one product (the quick default, atlas-a2), -n 2: budget 60 s;
 - ci, one operator at a time, every product it lists, -n 2: budget 30 s per operator;
@@ -42,11 +42,13 @@ def main() -> None:
     parser.add_argument("--skip-ci", action="store_true", help="only the quick budget")
     parser.add_argument("--ci-only", action="store_true",
                         help="only ci per operator (no quick, no serial/parallel comparison)")
+    parser.add_argument("--keep", metavar="DIR", default=None,
+                        help="write the runs' report dirs under DIR and keep them (to compare)")
     args = parser.parse_args()
     ops = args.ops.split(",") if args.ops else list(shipped_specs().operators)
     print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(args.keep or tmp)
         if not args.ci_only:
             seconds, report = timed(root / "quick", profile="quick", ops=ops, workers="2")
             print(f"quick, {len(ops)} operators, one product, -n 2: {seconds:.1f} s (budget 60 s) — "
