@@ -1,6 +1,6 @@
-"""What a run works out once per case and reuses: the data of a determinism re-run (replica),
-the oracle's expectation, and a reference function's answer. Each must give what computing it
-again gives, and tell apart arguments that differ."""
+"""What a run works out once and reuses: the data of a determinism re-run (replica), the
+oracle's expectation, a reference function's answer, the chooser's strategies. Each must give
+what computing it again gives, and tell apart arguments that differ."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +10,7 @@ from helpers import kl_case, rp_case, t
 from conformance.cases import oracle
 from conformance.cases.materialize import materialize, replica
 from conformance.check.guards import same_bits
+from conformance.generate.choosers import _integers, _sampled
 from conformance.spec.reference_loader import reference_function
 
 
@@ -57,3 +58,12 @@ def test_a_reference_function_answers_again_only_for_other_values(specs, monkeyp
     with pytest.raises(TypeError):  # 2.0 is not 2: asked again (and refused: a float padding)
         fn(dict(m.case.args, padding=(1, 2, 1, 2, 1, 2.0)), bounds=False)
     assert calls == [True, False, False]
+
+
+def test_the_chooser_reuses_strategies_of_plain_options_only():
+    assert _sampled(["FLOAT", "FLOAT16"]) is _sampled(("FLOAT", "FLOAT16"))
+    assert _sampled(["FLOAT", "FLOAT16"]) is not _sampled(["FLOAT16", "FLOAT"])
+    assert _integers(0, 7) is _integers(0, 7) is not _integers(0, 8)
+    assert _sampled([1, 2]) is not _sampled([True, 2])  # equal keys, other options: never shared
+    mixed = [{"a": 1}, {"a": 2}]
+    assert _sampled(mixed) is not _sampled(mixed)  # unhashable options: a new strategy each time

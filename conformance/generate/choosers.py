@@ -21,13 +21,39 @@ class HypothesisChooser:
         self.draw = draw
 
     def integer(self, lo: int, hi: int, label: str) -> int:
-        return self.draw(st.integers(lo, max(lo, hi)), label=label)
+        return self.draw(_integers(lo, max(lo, hi)), label=label)
 
     def choice(self, options: Sequence[T], label: str) -> T:
-        return self.draw(st.sampled_from(list(options)), label=label)
+        return self.draw(_sampled(options), label=label)
 
     def boolean(self, label: str) -> bool:
         return self.draw(st.booleans(), label=label)
+
+
+#: Strategies already made, by their parameters: a new strategy object is validated by Hypothesis
+#: at its first draw (a tenth of the time of a rejected case), an old one is not. Only options
+#: of plain strings and ints are kept (1 and True are equal keys but other options); the draws
+#: are the same either way.
+_STRATEGIES: dict[tuple[Any, ...], st.SearchStrategy[Any]] = {}
+
+
+def _integers(lo: int, hi: int) -> st.SearchStrategy[int]:
+    return _kept(("integers", lo, hi), lambda: st.integers(lo, hi))
+
+
+def _sampled(options: Sequence[T]) -> st.SearchStrategy[T]:
+    if all(type(o) is str or type(o) is int for o in options):
+        return _kept(("sampled", *options), lambda: st.sampled_from(list(options)))
+    return st.sampled_from(list(options))
+
+
+def _kept(key: tuple[Any, ...], make: Any) -> st.SearchStrategy[Any]:
+    strategy = _STRATEGIES.get(key)
+    if strategy is None:
+        if len(_STRATEGIES) >= 4096:
+            _STRATEGIES.clear()
+        strategy = _STRATEGIES[key] = make()
+    return strategy
 
 
 class FixedChooser:
