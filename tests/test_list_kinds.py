@@ -27,7 +27,7 @@ from conformance.generate.choosers import FixedChooser
 from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import Drawn
 from conformance.spec.loader import read_operator
-from conformance.spec.values import Scalar, TensorList, scalar_dtype
+from conformance.spec.values import Scalar, TensorList, scalar_dtype, scalar_value
 
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 SPEC_FILE = Path(SPEC_DIR) / f"{API}.yaml"
@@ -176,6 +176,7 @@ def test_valid_cases_are_lists_of_one_dtype(toy):
     assert scalar_dtype("BFLOAT16", ["FLOAT16", "DOUBLE"]) == "FLOAT16"
     assert scalar_dtype("DOUBLE", ["FLOAT", "DOUBLE"]) == "DOUBLE"
     assert scalar_dtype("BOOL", ["FLOAT", "INT32"]) == "FLOAT"
+    assert scalar_value(complex(2.5, 1), "INT32") == 2 and scalar_value(-3, "UINT8") == 3
     assert explain(high, toy).expected == "success"
 
 

@@ -91,6 +91,8 @@ def dtype_kind(dtype: str) -> str:
 def scalar_value(value: Any, dtype: str) -> Any:
     """``value`` as the kind of number ``dtype`` holds."""
     kind = dtype_kind(dtype)
+    if isinstance(value, complex) and kind != "complex":
+        value = value.real  # (a complex scalar passed in a real dtype: its real part)
     if kind == "bool":
         return bool(value)
     if kind == "uint":
