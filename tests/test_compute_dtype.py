@@ -11,8 +11,8 @@ import pytest
 
 from conformance.backends.reference import ReferenceBackend
 from conformance.cases.case import case_from_dict
+from conformance.check.bounds import bound_dtype
 from conformance.check.judge import Judge
-from conformance.check.precision import bound_dtype
 from conformance.generate.dry_run import shipped_specs
 from conformance.generate.strategies import Drawn
 from conformance.spec.reference_loader import reference_function

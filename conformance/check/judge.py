@@ -16,11 +16,12 @@ from conformance.backends.protocol import PHASE_WORKSPACE, CallResult, call_chec
 from conformance.cases.materialize import Materialized, materialize, replica
 from conformance.cases.oracle import Expectation, explain
 from conformance.cases.tensor import Tensor
+from conformance.check.bounds import bound_dtype
 from conformance.check.case_store import materialize_saved
 from conformance.check.describe import describe_call, describe_status
 from conformance.check.goldens import GoldenFn, GoldenUnavailable, golden_for
 from conformance.check.guards import changed_inputs, out_of_bounds_writes, same_bits, touched_outputs
-from conformance.check.precision import SCALE, bound_dtype, cann_message
+from conformance.check.precision import SCALE, cann_message
 from conformance.check.precision import judge as judge_numerics
 from conformance.check.results import NO_REFERENCE, Check, Finding
 from conformance.generate.strategies import Drawn

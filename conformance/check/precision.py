@@ -8,6 +8,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from conformance.check.bounds import acc_finfo, bounds, ulp_at
 from reference.golden import Golden
 
 #: The precision standards a run may enforce: ``strict`` (the DESIGN bound per element) or
@@ -58,36 +59,6 @@ def _json_safe(value: Any) -> Any:
     return ("inf" if value > 0 else "-inf") if math.isinf(value) else value
 
 
-def _real_dtype(dtype: np.dtype) -> np.dtype:
-    dtype = np.dtype(dtype)
-    return np.dtype({"complex64": np.float32, "complex128": np.float64}.get(dtype.name, dtype))
-
-
-def bound_dtype(out: np.dtype, inputs: list[np.dtype]) -> np.dtype:
-    """The dtype whose rounding bounds a kernel that computes in its inputs' promoted dtype and
-    casts to ``out``: the coarser of ``out`` and the finest floating input (complex by its parts;
-    a FLOAT16 and BFLOAT16 mix promotes to FLOAT, so taking the finest of them is more lenient)."""
-    floats = [np.dtype(d) for d in inputs if np.dtype(d).kind in "fcV"]
-    if not floats:
-        return np.dtype(out)
-    finest = min(floats, key=lambda d: float(ml_dtypes.finfo(_real_dtype(d)).eps))
-    return max([np.dtype(out), finest], key=lambda d: float(ml_dtypes.finfo(_real_dtype(d)).eps))
-
-
-def _acc_finfo(out: np.dtype) -> Any:
-    return np.finfo(np.float64 if _real_dtype(out) == np.float64 else np.float32)
-
-
-def _spacing(magnitude: np.ndarray, out: np.dtype) -> np.ndarray:
-    """The out dtype's ulp at ``magnitude`` (never below the smallest subnormal), in float64:
-    numpy's spacing in that dtype (a quarter of the time of log2 and exp2 at 16 Mi elements)."""
-    real = _real_dtype(out)
-    fi = ml_dtypes.finfo(real)
-    top = float(np.nextafter(real.type(fi.max), real.type(0)))  # its spacing is finite
-    spacing = np.spacing(np.minimum(magnitude, top).astype(real)).astype(np.float64)
-    return np.maximum(spacing, float(fi.smallest_subnormal))
-
-
 def _component_ok(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float) -> np.ndarray:
     """NaN meets NaN, inf the same inf, finite within the bound; near/over the overflow threshold
     the same-signed inf is accepted too."""
@@ -124,35 +95,6 @@ def _elementwise(a: np.ndarray, g: np.ndarray, bound: np.ndarray, fmax: float
     return ok, err
 
 
-def _bound(golden: Golden, shape: tuple[int, ...], out: np.dtype, c: float, safety: float,
-           extra_terms: int) -> np.ndarray:
-    fo = ml_dtypes.finfo(out)
-    u_acc = float(_acc_finfo(out).eps) / 2
-    # in place on one full-size buffer: at 16 Mi elements every temporary costs ~100 ms
-    with np.errstate(invalid="ignore", over="ignore"):
-        bound = np.add(golden.count, extra_terms, dtype=np.float64)
-        bound *= safety * c * u_acc
-        bound = np.asarray(np.multiply(bound, golden.abs_sum, dtype=np.float64))  # (0-d: a scalar)
-        bound = np.broadcast_to(bound, shape).copy() if bound.shape != shape else bound
-        bound[np.isnan(bound)] = 0.0  # a NaN term: the element is judged exactly
-        magnitude = np.asarray(np.abs(np.asarray(golden.value), dtype=np.float64))
-        magnitude[~np.isfinite(magnitude)] = 0.0  # NaN/inf goldens are judged exactly
-        magnitude *= safety * float(fo.eps) / 2
-        bound += magnitude
-        bound += safety * float(fo.tiny)
-    return bound
-
-
-def _bounds(golden: Golden, shape: tuple[int, ...], dtypes: tuple[np.dtype, ...], c: float, safety: float,
-            extra_terms: int) -> np.ndarray:
-    """The bound of a result rounded in each of ``dtypes`` in turn (computed in one, cast to the
-    next): the sum of their bounds."""
-    bound = _bound(golden, shape, dtypes[0], c, safety, extra_terms)
-    for dtype in dtypes[1:]:
-        bound += _bound(golden, shape, dtype, c, safety, extra_terms)
-    return bound
-
-
 def _cann(a: np.ndarray, g: np.ndarray, judged: np.ndarray, out: np.dtype) -> tuple[float, float, bool]:
     """CANN's MERE and MARE over the elements whose golden is finite: a NaN or inf where a finite
     value was expected is an infinite relative error (it fails, it is not left out)."""
@@ -180,7 +122,7 @@ def _exact(a: np.ndarray, rescaled: Golden, shape: tuple[int, ...], dtypes: tupl
     redo = np.isfinite(abs_s) & (abs_s > acc_max * SCALE) & np.isfinite(g_s)
     if np.iscomplexobj(g_s):
         redo = np.zeros(shape, bool)  # complex sums never overflow in the shipped cases: strict IEEE
-    bound_s = _bounds(rescaled, shape, dtypes, *bound_args)
+    bound_s = bounds(rescaled, shape, dtypes, *bound_args)
     with np.errstate(invalid="ignore", over="ignore"):
         a_s = a * SCALE
         finite_ok = np.isfinite(a_s) & (np.abs(a_s - g_s) <= bound_s)
@@ -204,7 +146,7 @@ def _errors(err: np.ndarray, bound: np.ndarray, g: np.ndarray, judged: np.ndarra
         ratio = err / bound
         tiny = float(ml_dtypes.finfo(out).tiny)
         rel = err / np.maximum(mag if finite.all() else np.where(finite, mag, 1.0), tiny)
-        ulp = err / _spacing(mag if finite.all() else np.where(finite, mag, 0.0), out)
+        ulp = err / ulp_at(mag if finite.all() else np.where(finite, mag, 0.0), out)
     if not everything:
         ratio, rel, ulp = (np.where(judged, x, 0.0) for x in (ratio, rel, ulp))
     if not ok.all():
@@ -247,9 +189,9 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     a, g = actual.astype(up), g.astype(up, copy=False)
     fo = ml_dtypes.finfo(out_dtype)
     dtypes = tuple(dict.fromkeys(np.dtype(d) for d in (out_dtype, compute_dtype) if d is not None))
-    bound = _bounds(golden, g.shape, dtypes, c, safety, extra_terms)
+    bound = bounds(golden, g.shape, dtypes, c, safety, extra_terms)
     abs_sum = np.broadcast_to(golden.abs_sum, g.shape)
-    acc_max = float(_acc_finfo(out_dtype).max)
+    acc_max = float(acc_finfo(out_dtype).max)
     ok, err = _elementwise(a, g, bound, float(fo.max))
     finite, over = np.isfinite(g), abs_sum > acc_max
     risky = ~finite | over  # the golden's own sum may depend on its order
