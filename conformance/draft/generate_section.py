@@ -6,7 +6,7 @@ its result as their ``broadcast`` (as specs/aclnnMseLossBackward.yaml does); enu
 attributes are ``sampled``, bools sampled from [true, false], floats from a few small values.
 What the clauses do not pin (a tensor related to no other, an int without values, an int array)
 gets a best guess and a review clause saying so. Clause breaks the relation builders asked for
-(``_break``) are resolved to these draw names here.
+(``_break``) are resolved to these draw names here; the shape draws themselves: shape_draws.py.
 """
 from __future__ import annotations
 
@@ -16,142 +16,11 @@ from typing import Any
 from conformance.draft import list_kinds
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
+from conformance.draft.shape_draws import Shapes, draw_shapes
 
 VIEWS = ["strided", "transposed", "offset", "stride0"]
 FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
-DEFAULT_RANKS = (1, 4)  # a shape's rank range when the page gives none (a guess)
-MAX_RANK = 8  # the aclnn limit most pages state; larger draws only cost time
 Review = Callable[..., None]
-
-
-class _Shapes:
-    """Tensors in classes of one shape (same_shape clauses), and the draw each class uses."""
-
-    def __init__(self, ctx: Context, clauses: list[Clause]) -> None:
-        self.ctx, self.clauses = ctx, clauses
-        self.parent = {t: t for t in ctx.tensors}
-        for c in clauses:
-            if c["kind"] == "same_shape":
-                for p in c["params"][1:]:
-                    self.parent[self.rep(p)] = self.rep(c["params"][0])
-        self.draws: dict[str, dict[str, Any]] = {}
-        self.of: dict[str, str] = {}  # tensor → the draw giving its shape
-        self.guessed: list[str] = []
-        self.full: str | None = None  # the broadcasting group's whole shape, if any
-        self.ranges: dict[str, tuple[int, int]] = {}  # the rank range of each shape draw
-
-    def rep(self, t: str) -> str:
-        while self.parent[t] != t:
-            t = self.parent[t]
-        return t
-
-    def members(self, t: str) -> list[str]:
-        return [m for m in self.ctx.tensors if self.rep(m) == self.rep(t)]
-
-    def ranks(self, names: list[str]) -> tuple[int, int, list[int] | None, bool]:
-        """(low, high, the allowed set when it has gaps, guessed) over the tensors' table ranks and
-        every rank_in clause on them."""
-        low, high, allowed, known = 0, MAX_RANK, None, False
-        for n in names:
-            row = self.ctx.rows.get(n)
-            if row is not None and row.rank is not None:
-                low, high, known = max(low, row.rank[0]), min(high, row.rank[1]), True
-        for c in self.clauses:
-            if c["kind"] == "rank_in" and set(c["params"]) & set(names):
-                low, high = max(low, c.get("min", low)), min(high, c.get("max", high))
-                if "ranks" in c:
-                    allowed = sorted(set(c["ranks"]) & set(allowed or c["ranks"]))
-                known = True
-        if allowed:
-            allowed = [r for r in allowed if low <= r <= high] or None
-        if not known or low > high:
-            return (*DEFAULT_RANKS, None, True)
-        return low, high, allowed, False
-
-    def empty(self, names: list[str]) -> str:
-        said_yes = {n for c in self.clauses for n in c.get("_empty", [])}
-        said_no = {n for c in self.clauses for n in c.get("_not_empty", [])}
-        return "any" if set(names) & said_yes and not set(names) & said_no else "none"
-
-    def shape_draw(self, name: str, names: list[str]) -> None:
-        low, high, allowed, guessed = self.ranks(names)
-        if guessed:
-            self.guessed += [n for n in names if n not in self.guessed]
-        rank: Any = [low, high]
-        if allowed and allowed != list(range(allowed[0], allowed[-1] + 1)):
-            self.draws[f"{name}_rank"] = {"sampled": allowed}
-            rank = f"{name}_rank"
-        elif allowed:
-            rank = [allowed[0], allowed[-1]]
-        self.draws[name] = {"shape": {"rank": rank, "dims": [1, 4], "empty": self.empty(names),
-                                      "max_numel": 2048}}
-        self.ranges[name] = (allowed[0], allowed[-1]) if allowed else (low, high)
-
-
-def _broadcast(s: _Shapes, clauses: list[Clause]) -> bool:
-    """The broadcasting tensors drawn inside ``full``; False when no clause broadcasts."""
-    results = {c["_result"]: c for c in clauses if "_result" in c}
-    bcast = [c["params"] for c in clauses if c["kind"] == "broadcastable"]
-    group = [t for t in s.ctx.tensors if any(t in params for params in bcast)
-             or any(t in c["_members"] or (c["_into"] and t == r) for r, c in results.items())]
-    group = [t for t in group if not (t in results and not results[t]["_into"])]
-    if not group:
-        return False
-    full = s.full = "full" if "full" not in s.ctx.params else "full_shape"
-    s.shape_draw(full, group)
-    for t in group:
-        rep = s.rep(t)
-        if rep in s.of:
-            s.of[t] = s.of[rep]
-            continue
-        into = t in results and results[t]["_into"]
-        name = f"{rep}_shape"
-        low = s.ranks(s.members(t))[0]
-        s.draws[name] = {"expr": full} if into else {"sub_broadcast": full, "min_rank": low}
-        s.ranges[name] = s.ranges[full] if into else (low, s.ranges[full][1])
-        s.of[t] = s.of[rep] = name
-    for r, c in results.items():
-        if not c["_into"] and s.rep(r) not in s.of:
-            operands = ", ".join(dict.fromkeys(s.of[m] for m in c["_members"] if m in s.of))
-            name = f"{s.rep(r)}_shape"
-            s.draws[name] = {"expr": f"broadcast({operands})"} if operands else {"expr": full}
-            s.ranges[name] = s.ranges[full]
-            s.of[r] = s.of[s.rep(r)] = name
-    return True
-
-
-def _shapes(ctx: Context, clauses: list[Clause]) -> _Shapes:
-    s = _Shapes(ctx, clauses)
-    broadcasting = _broadcast(s, clauses)
-    main: str | None = next(iter(s.of.values()), None)
-    for c in clauses:  # "alpha元素个数不为1": a tensor of n elements, drawn alone as [n] (no main draw)
-        tensors, n = c.get("_numel", ((), 0))
-        for t in tensors:
-            if t not in s.of and s.members(t) == [t]:
-                s.draws[f"{t}_shape"] = {"expr": f"[{n}]"}
-                s.of[t], s.ranges[f"{t}_shape"] = f"{t}_shape", (1, 1)
-    for t in ctx.tensors:
-        if t in s.of:
-            continue
-        rep, members = s.rep(t), s.members(t)
-        if rep in s.of:
-            s.of[t] = s.of[rep]
-        elif len(members) > 1 or main is None:
-            s.shape_draw(f"{rep}_shape", members)
-            s.of[t] = s.of[rep] = f"{rep}_shape"
-            main = main or s.of[t]
-        else:  # related to no other tensor: drawn like the first (an elementwise guess) when
-            # its ranks allow that shape, else in its own ranks
-            outputs = [r for r, c in ((c.get("_result"), c) for c in clauses) if r and not c["_into"]]
-            like = s.of[outputs[0]] if broadcasting and outputs and outputs[0] in s.of else main
-            low, high, allowed, unknown = s.ranks([t])
-            if unknown or (low <= s.ranges[like][0] and s.ranges[like][1] <= high and not allowed):
-                s.of[t] = like
-            else:
-                s.shape_draw(f"{rep}_shape", [t])
-                s.of[t] = f"{rep}_shape"
-            s.guessed.append(t)
-    return s
 
 
 def _draw(param: str) -> str:
@@ -159,13 +28,13 @@ def _draw(param: str) -> str:
     return param if expressible(param) else f"{param}_value"
 
 
-def _dim_bound(s: _Shapes, clauses: list[Clause], name: str) -> str | None:
+def _dim_bound(s: Shapes, clauses: list[Clause], name: str) -> str | None:
     """max(rank, 1) of the tensor whose dimension attribute ``name`` is, over its draw."""
     tensor = next((c["_dim"][1] for c in clauses if c.get("_dim", ("",))[0] == name), None)
     return f"max(len({s.of[tensor]}), 1)" if tensor in s.of else None
 
 
-def _attribute(ctx: Context, s: _Shapes, name: str, clauses: list[Clause]) -> tuple[dict[str, Any], bool]:
+def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tuple[dict[str, Any], bool]:
     """(the draw, guessed) of a non-tensor parameter."""
     kind = ctx.params[name]["kind"]
     values = next((c["values"] for c in clauses if c["kind"] == "value_in" and name in c["params"]), None)
@@ -201,7 +70,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     list_kinds.tidy(ctx.params, clauses, review, lambda name: _where(ctx, name))
     list_kinds.require_pointers(ctx.params, clauses)
     list_kinds.scalar_guesses(ctx.params, clauses, review, lambda name: _where(ctx, name))
-    s = _shapes(ctx, clauses)
+    s = draw_shapes(ctx, clauses)
     draws = dict(s.draws)
     guessed_attrs = []
     for name in ctx.params:
@@ -225,7 +94,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     return section
 
 
-def _resolve_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Review) -> None:
+def _resolve_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Review) -> None:
     for c in list(clauses):
         if "_break" not in c:
             continue
@@ -242,7 +111,7 @@ def _resolve_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Rev
             review(Sentence(c["source"]["quote"], _where(ctx, param)), "shape condition")
 
 
-def _numel_breaks(ctx: Context, s: _Shapes, clauses: list[Clause], review: Review) -> None:
+def _numel_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Review) -> None:
     """A numel clause is broken by its first tensor drawn with one element more; one whose
     tensors are not drawn alone (a shape tied to others) is left for review."""
     for c in list(clauses):
@@ -272,7 +141,7 @@ def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], 
             review(Sentence(c["source"]["quote"], _where(ctx, attr)), "element sign")
 
 
-def _break_draw(s: _Shapes, mode: str, param: str) -> str | None:
+def _break_draw(s: Shapes, mode: str, param: str) -> str | None:
     """The draw to break in ``mode`` for ``param``: its own draw when that is of the right op; for
     a zero dim, the Shape it derives from (``full`` for a broadcasting tensor)."""
     draw = s.of.get(param)
