@@ -11,7 +11,7 @@ Loading a spec is reading it (spec/loader.py) and then this dry run: ``load_spec
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,23 +22,17 @@ from conformance.cases.tensor import TensorMeta
 from conformance.errors import CaseError, SpecError
 from conformance.generate.build import broken_cases, build_case, can_break
 from conformance.generate.choosers import FixedChooser
-from conformance.spec.draws import Chooser, Integers, Shape, Shapes
-from conformance.spec.expressions import ExprError
+from conformance.generate.draw_checks import Fail, attempt, check_literal_ranges, dry_run_program
+from conformance.spec.draws import Chooser
 from conformance.spec.loader import read_operator, read_shipped_specs, read_specs, spec_dirs
 from conformance.spec.model import OperatorSpec, SpecSet
 from conformance.spec.schema import dotted
 from conformance.spec.vocabulary import Vocabulary
 
-Fail = Callable[..., SpecError]  # (message, *path of keys) -> SpecError naming file, line, field
 T = TypeVar("T")
 
-# What a draw or expression raises on a value of the wrong type or size (ExprError wraps most).
-_RUN_ERRORS = (ExprError, CaseError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
-               AttributeError, OverflowError)
 # The size axis is dry-run at the ci profile's size (shapes only, so it costs nothing more).
 DRY_RUN_SIZE = 1 << 20
-# A shape draw builds a list of ``rank`` dims: far above any aclnn rank, and far below a hang.
-MAX_RANK = 64
 
 
 class _Extreme:
@@ -116,47 +110,18 @@ def check_generation(spec: OperatorSpec, vocab: Vocabulary, fail: Fail) -> None:
         if not spec.test_dtypes(product):
             raise fail(f"no dtype of {first!r} is admitted on {product}: a dtype_in clause on "
                        f"{first!r} must list some for every product", "constraints")
-    _check_literal_ranges(spec, fail)
+    check_literal_ranges(spec, fail)
     check = _Cases(SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "load"), spec, fail)
     for i, example in enumerate(spec.program.examples):
         _check_example(check.specs, spec, i, example, fail)
     for label, ch in _CHOOSERS:
-        _dry_run(spec, ch, label, fail)
+        dry_run_program(spec, ch, label, fail)
         check.valid(ch, label)
     for label, ch in _BREAK_CHOOSERS:
         check.breaks(ch, label)
     if spec.program.large:
         for label, ch in _CHOOSERS:
             check.large(ch, label)
-
-
-def _check_literal_ranges(spec: OperatorSpec, fail: Fail) -> None:
-    """Ranges written as two numbers must be in order (and a rank in bounds) whatever is drawn."""
-    for draw in spec.program.draws:
-        ranges = []
-        if isinstance(draw, Shapes):
-            ranges.append(("count", _constant(draw.count[0]), _constant(draw.count[1])))
-            draw = draw.each
-        if isinstance(draw, Shape):
-            ranges.append(("rank", _constant(draw.rank[0]), _constant(draw.rank[1])))
-        elif isinstance(draw, Integers):
-            ranges.append(("integers", _constant(draw.lo), _constant(draw.hi)))
-        at = ("generate", "draws", draw.name)
-        for what, lo, hi in ranges:
-            if what == "rank" and any(b is not None and not 0 <= b <= MAX_RANK for b in (lo, hi)):
-                raise fail(f"draw {draw.name!r}: rank must lie in [0, {MAX_RANK}], got [{lo}, {hi}]", *at)
-            if what == "count" and lo is not None and lo < 0:
-                raise fail(f"draw {draw.name!r}: count must be >= 0, got {lo}", *at)
-            if lo is not None and hi is not None and lo > hi:
-                raise fail(f"draw {draw.name!r}: {what} range [{lo}, {hi}] is inverted (low > high)", *at)
-
-
-def _constant(bound: Any) -> Any:
-    """The bound's value when it names no draw (a literal), else None."""
-    try:
-        return bound.value({})
-    except _RUN_ERRORS:
-        return None
 
 
 def _check_example(specs: SpecSet, spec: OperatorSpec, i: int, example: dict[str, Any],
@@ -174,48 +139,6 @@ def _field_path(dotted: str | None) -> tuple[str, ...]:
     return tuple(dotted.split(".")) if dotted else ()
 
 
-def _dry_run(spec: OperatorSpec, ch: Chooser, label: str, fail: Fail) -> None:
-    """Draw by draw and arg by arg (as generation.build_case does), so a failure names its key."""
-    env: dict[str, Any] = {}
-    for draw in spec.program.draws:
-        if isinstance(draw, (Shape, Shapes)):
-            _check_rank(draw if isinstance(draw, Shape) else draw.each, env, label, fail)
-        env[draw.name] = _attempt(lambda d=draw: d.value(env, ch), f"draw {draw.name!r}", label,
-                                  fail, "generate", "draws", draw.name)
-    for name, expr in spec.program.args.items():
-        value = _attempt(lambda e=expr: e.evaluate(env), f"args.{name}", label, fail,
-                         "generate", "args", name)
-        kind = spec.params[name].kind
-        if kind == "tensor" and value is not None and not _is_shape(value):
-            raise fail(f"args.{name} must give a shape (non-negative integers) or null for tensor "
-                       f"parameter {name!r}; at the {label} it gives {value!r}", "generate", "args",
-                       name)
-        if kind == "tensor_list" and value is not None and not (
-                isinstance(value, (list, tuple)) and all(_is_shape(v) for v in value)):
-            raise fail(f"args.{name} must give a list of shapes or null for tensor_list parameter "
-                       f"{name!r}; at the {label} it gives {value!r}", "generate", "args", name)
-
-
-def _check_rank(draw: Shape, env: dict[str, Any], label: str, fail: Fail) -> None:
-    lo, hi = (_attempt(lambda b=b: b.value(env), f"draw {draw.name!r}: rank", label, fail,
-                       "generate", "draws", draw.name) for b in draw.rank)
-    if not 0 <= lo <= hi <= MAX_RANK:
-        raise fail(f"draw {draw.name!r}: rank range [{lo}, {hi}] at the {label} is not "
-                   f"0 <= low <= high <= {MAX_RANK}", "generate", "draws", draw.name)
-
-
-def _attempt(run: Callable[[], T], what: str, label: str, fail: Fail, *path: Any) -> T:
-    try:
-        return run()
-    except _RUN_ERRORS as exc:
-        raise fail(f"{what} fails on the values drawn at the {label}: {exc}", *path) from None
-
-
-def _is_shape(value: Any) -> bool:
-    return isinstance(value, (list, tuple)) and all(
-        isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in value)
-
-
 class _Cases:
     """Whole cases as the boundary phase and Hypothesis build them, each saved and judged once."""
 
@@ -227,20 +150,20 @@ class _Cases:
         """Every product and dtype (dtype-only twins are judged once: that keeps load fast)."""
         for product in self.spec.products:
             for dtype in self.spec.test_dtypes(product):
-                case = _attempt(lambda p=product, d=dtype: build_case(
+                case = attempt(lambda p=product, d=dtype: build_case(
                     self.spec, self.specs.vocabulary, p, d, ch), "the generate section", label,
                     self.fail, "generate")
                 self.check(case, f"the {label} case for {product} {dtype}", "generate")
                 for name, domain in self.spec.data.items() if case is not None else ():
                     # materialize draws data between the bounds: they must be numbers here
-                    _attempt(lambda d=domain, c=case: d.bounds(c.args), f"data.{name}", label, self.fail,
-                             "data", name)
+                    attempt(lambda d=domain, c=case: d.bounds(c.args), f"data.{name}", label, self.fail,
+                            "data", name)
 
     def large(self, ch: Chooser, label: str) -> None:
         """The size axis must draw valid cases too (shapes only: no data is made here)."""
         for product in self.spec.products:
             dtype = self.spec.test_dtypes(product)[0]
-            case = _attempt(lambda p=product, d=dtype: build_case(
+            case = attempt(lambda p=product, d=dtype: build_case(
                 self.spec, self.specs.vocabulary, p, d, ch, size_max=DRY_RUN_SIZE),
                 "the large draws", label, self.fail, "generate", "large")
             e = explain(case, self.specs) if case is not None else None
@@ -258,7 +181,7 @@ class _Cases:
             path = ("constraints", i, "break") if c.id in spec.program.breaks else ("constraints", i)
             for product in spec.products:
                 dtype = spec.test_dtypes(product)[0]
-                cases = _attempt(lambda p=product, d=dtype, cid=c.id: broken_cases(
+                cases = attempt(lambda p=product, d=dtype, cid=c.id: broken_cases(
                     spec, self.specs.vocabulary, p, d, ch, cid), f"breaking {c.id}", label,
                     self.fail, *path)
                 for case in cases:
