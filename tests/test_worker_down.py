@@ -12,7 +12,7 @@ import pytest
 _KILLER = '''
 import os
 def pytest_configure(config):
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if hasattr(config, "workerinput"):  # an xdist worker of this session, not its controller
         os._exit(3)
 '''
 
@@ -21,7 +21,9 @@ def pytest_configure(config):
 def test_workers_that_die_at_start_make_the_run_incomplete(tmp_path):
     (tmp_path / "killworkers.py").write_text(_KILLER)
     report_dir = tmp_path / "rep"
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    # run under xdist itself, this test's own worker variables must not reach the inner session
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTHONPATH"] = str(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--pyargs", "conformance.suite", "-q", "-n", "2",
          "--max-worker-restart", "0", "-p", "killworkers", "--conformance-profile", "quick",
