@@ -10,21 +10,12 @@ import subprocess
 import pytest
 from helpers import command
 from html_page import Page
+from html_report_sample import A2, INF, KL, RP, html, report, sample_report  # noqa: F401 - fixtures
 from requirements import import_or_skip, missing
-from test_report_html import A2, INF, KL, RP, expected_matrix, sample_report
+from test_report_html import expected_matrix
 
 from conformance.errors import UsageError
 from conformance.report.html import render_html, write_html
-
-
-@pytest.fixture(scope="module")
-def report(specs):
-    return sample_report(specs)
-
-
-@pytest.fixture(scope="module")
-def html(report):
-    return render_html(report)
 
 
 def _cli(argv):

@@ -4,22 +4,10 @@ from __future__ import annotations
 import copy
 import re
 
-import pytest
 from html_page import Page, fragment
-from test_report_html import RP, sample_report
+from html_report_sample import RP, html, report  # noqa: F401 - fixtures html, report
 
 from conformance.report.html import render_html
-
-
-@pytest.fixture(scope="module")
-def report(specs):
-    return sample_report(specs)
-
-
-@pytest.fixture(scope="module")
-def html(report):
-    return render_html(report)
-
 
 HOSTILE = ('<img src="https://evil.example/x.png"> <script>fetch("http://evil.example")</script> '
            '<a href="//evil.example">x</a> & "quotes"')
