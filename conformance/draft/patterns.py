@@ -33,6 +33,7 @@ from conformance.draft.sentence_limits import (
     cast_limits,
     length_limits,
     rank_limits,
+    rx,
     sign_limits,
     split_glued,
     value_limits,
@@ -58,14 +59,10 @@ class Match:
     limits: Limits  # max/min/ranks (rank), values (value_in), result (broadcast), scope: "all"
 
 
-def _re(text: str) -> re.Pattern[str]:
-    return re.compile(text, re.IGNORECASE)
-
-
 # "self和other无法做数据类型推导", "x、y的数据类型不满足数据类型推导规则", "不满足互推导关系": the inputs
 # named have no promoted dtype (a sentence naming an output, or joining another rule by "或", is
 # not this; promotion_clauses.py keeps only inputs)
-_PROMOTE = _re(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推导$|(?:不满足|不符合|无法满足)(?:数据类型)?"
+_PROMOTE = rx(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推导$|(?:不满足|不符合|无法满足)(?:数据类型)?"
                r"(?:推导规则|互推导关系)$|不支持(?:数据)?类型推导$|的数据类型无法进行推导$")
 
 
@@ -73,68 +70,68 @@ _PROMOTE = _re(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推
 _DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("dtype promotion", ("promotable",), _PROMOTE, ("推导", "数据类型", "规则"),
-            "self和other无法做数据类型推导。", exclude=_re(r"或|转|shape|维|范围|失败|列表")),
-    Pattern("dtype cast", ("castable",), _re("|".join(r.pattern for r in CAST)),
+            "self和other无法做数据类型推导。", exclude=rx(r"或|转|shape|维|范围|失败|列表")),
+    Pattern("dtype cast", ("castable",), rx("|".join(r.pattern for r in CAST)),
             ("转换", "数据类型", "输出"),
-            "推导出的数据类型无法转换为指定输出out的类型。", exclude=_re(r"或|格式|维度|shape"),
+            "推导出的数据类型无法转换为指定输出out的类型。", exclude=rx(r"或|格式|维度|shape"),
             limits=cast_limits),
-    Pattern("platform not supported", (), _re(r"(?:平台|产品型号|芯片|型号|soc).{0,10}不(?:在|支持|被支持)"
+    Pattern("platform not supported", (), rx(r"(?:平台|产品型号|芯片|型号|soc).{0,10}不(?:在|支持|被支持)"
                                                r"|不支持.{0,6}(?:平台|产品|芯片)"),
             ("平台", "产品", "芯片", "型号"), "当前平台不在支持的平台范围内。"),
-    Pattern("null pointer", ("not_null",), _re(r"空指针|nullptr|null\b"),
+    Pattern("null pointer", ("not_null",), rx(r"空指针|nullptr|null\b"),
             ("空指针",), "传入的self、other或out是空指针。",
-            exclude=_re(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor")),
+            exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor")),
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
-            _re(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
+            rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
                 r"(?:不在|不符合)"),
             ("数据类型", "数据格式", "支持"), "self和out的数据类型和数据格式不在支持的范围之内。"),
     Pattern("dtype not supported", ("dtype_in",),
-            _re(r"(?:数据类型|dtype).{0,10}不(?:在|属于|符合|满足)?.{0,6}(?:支持|允许)|不(?:在|属于|是)?(?:支持|允许)的"
+            rx(r"(?:数据类型|dtype).{0,10}不(?:在|属于|符合|满足)?.{0,6}(?:支持|允许)|不(?:在|属于|是)?(?:支持|允许)的"
                 r"(?:数据类型|dtype)|数据类型不是[A-Z]|数据类型非法|不支持.{0,12}数据类型"),
             ("数据类型", "支持", "范围"), "self的数据类型不在支持的范围之内。",
-            exclude=_re(r"推导|转换|一致|相同|不同")),
+            exclude=rx(r"推导|转换|一致|相同|不同")),
     Pattern("format not supported", ("format_in",),
-            _re(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
+            rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
     Pattern("dtypes differ", ("same_dtype",),
-            _re(rf"(?:数据类型|type).{{0,12}}{_DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
+            rx(rf"(?:数据类型|type).{{0,12}}{_DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
             ("数据类型", "一致", "不同"), "self和other的数据类型不一致。",
-            exclude=_re(r"推导|转换|取值")),
+            exclude=rx(r"推导|转换|取值")),
     Pattern("broadcast shape differs", ("expr",),
-            _re(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{_DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
+            rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{_DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
                 r"|broadcast\s*(?:到|至|成)"),
             ("broadcast", "shape", "后", "不一致"), "self和other做broadcast后的shape与out的shape不一致。",
-            exclude=_re(r"不满足broadcast|无法做broadcast|无法进行broadcast|@|乘"),
+            exclude=rx(r"不满足broadcast|无法做broadcast|无法进行broadcast|@|乘"),
             limits=broadcast_result),
     Pattern("cannot broadcast", ("broadcastable",),
-            _re(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
-            ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。", exclude=_re(r"@|乘")),
+            rx(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
+            ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。", exclude=rx(r"@|乘")),
     Pattern("shapes differ", ("same_shape",),
-            _re(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
+            rx(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
-            exclude=_re(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
+            exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
-            _re(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
+            rx(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
                 r"(?:超出|越界|不在).{0,8}维度"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
-            exclude=_re(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
+            exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
     Pattern("element sign", ("sign",), ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
     Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
-    Pattern("rank", ("rank_in",), _re(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
+    Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
-    Pattern("length", ("length",), _re(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
+    Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
-            exclude=_re(r"维|shape|轴"), limits=length_limits),
+            exclude=rx(r"维|shape|轴"), limits=length_limits),
     Pattern("value sign", ("sign",), SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
-            exclude=_re(r"数值中|元素|存在|tensor|Tensor|维"), limits=sign_limits),
+            exclude=rx(r"数值中|元素|存在|tensor|Tensor|维"), limits=sign_limits),
     Pattern("value out of range", ("value_in",),
-            _re(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
+            rx(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
                 r"不符合要求|不合法|非法)$"),
             ("取值", "范围", "值"), "reduction值不在0~2范围之内。", limits=value_limits),
 )

@@ -4,20 +4,12 @@ interval, tensors refused when empty. Anchored at both ends, so a sentence sayin
 ("…小于0或者大于kernelSize") is none of them."""
 from __future__ import annotations
 
-import re
-from typing import Any
-
-Limits = dict[str, Any]
-
-
-def _re(text: str) -> re.Pattern[str]:
-    return re.compile(text, re.IGNORECASE)
-
+from conformance.draft.sentence_limits import Limits, rx
 
 _NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
 # "kernelSize中存在小于等于0的数值", "stride的数值中存在小于等于0的值", "参数repeats中含有小于0的值",
 # "steps中有值小于等于0", "kernelSize、dilation或stride存在值等于或小于0的元素": the whole sentence
-ELEMENT_SIGN = _re(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
+ELEMENT_SIGN = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
                     r"(?:存在|含有|有)\s*(?:某个?维度的|某个维度)?\s*(?:值|数值|元素值)?\s*"
                     r"(小于等于|等于或小于|<=|小于|<)\s*0\s*(?:的(?:数值|值|元素))?$|"
                     rf"^(?:传入的|参数)?\s*{_NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
@@ -32,7 +24,7 @@ def element_sign_limits(text: str) -> Limits | None:
 
 # "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]": a float attribute's interval (bounds as
 # written; "之间" and a bracket-less range leave the bounds open to doubt, see attr_clauses.interval)
-INTERVAL = _re(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
+INTERVAL = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
                 r"(?:不在\s*(-?\d+(?:\.\d+)?)\s*(?:和|与|到|至)\s*(-?\d+(?:\.\d+)?)\s*之间|"
                 r"(?:超出|不在)\s*(?:范围)?\s*([\[(（])\s*(-?\d+(?:\.\d+)?)\s*[,，]\s*(-?\d+(?:\.\d+)?)\s*([\])）])"
                 r"\s*(?:范围)?(?:内|之内)?)$")
@@ -50,11 +42,11 @@ def interval_limits(text: str) -> Limits | None:
 # "x1、x2或out是空tensor", "不支持空tensor场景" (all tensors): the whole sentence says empty tensors
 # are refused (not "X为空且Y不为空", a condition, nor "X为不支持的空Tensor", some empty ones only)
 _EMPTY = r"空\s*(?:tensor|Tensor|张量)"
-NOT_EMPTY = _re(rf"^(?:传入的|输入的?)?\s*{_NAMES}\s*(?:是|为)\s*{_EMPTY}$|"
+NOT_EMPTY = rx(rf"^(?:传入的|输入的?)?\s*{_NAMES}\s*(?:是|为)\s*{_EMPTY}$|"
                  rf"^不支持\s*(?:传入)?\s*{_EMPTY}\s*(?:场景|输入|的?输入或输出)?$|^传入\s*{_EMPTY}\s*场景$")
 
 
 # "dim不在指定的取值范围内", "dim越界", "dim的取值越界", "dim超出范围": an attribute out of its range,
 # read as a dimension range only where its own row writes [-x.dim(), x.dim()-1] (attr_clauses)
-OUT_OF_RANGE = _re(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值)?\s*"
+OUT_OF_RANGE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值)?\s*"
                    r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?)时?$")

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
+from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import empty_support, relations
 
 _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
 _TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INTO = re.compile(r"(?:broadcast|广播)\s*(?:到|至|成)")  # "x不能broadcast至y": x into y's shape
 
 
@@ -187,7 +187,7 @@ def _refused_empty(ctx: Context, null_ids: dict[str, list[str]], evidence: list[
     groups: dict[str, tuple[list[str], list[Evidence]]] = {}
     for e in evidence:
         names = _members(ctx, e)
-        listed = set(_IDENT.findall(e.sentence.text)) - {"tensor", "Tensor"}  # "x1Scale", no parameter
+        listed = set(IDENT.findall(e.sentence.text)) - {"tensor", "Tensor"}  # "x1Scale", no parameter
         if not names or not listed <= set(names) or not expressible(*names):
             continue
         members, readings = groups.setdefault(e.status, ([], []))

@@ -14,7 +14,8 @@ Limits = dict[str, Any]
 _NUM = r"(-?\d+)"
 
 
-def _re(text: str) -> re.Pattern[str]:
+def rx(text: str) -> re.Pattern[str]:
+    """A phrasing's regular expression: ASCII names match in any case ("Shape", "DIM")."""
     return re.compile(text, re.IGNORECASE)
 
 
@@ -28,14 +29,14 @@ def split_glued(text: str) -> str:
     return _SHAPE_DIM.sub("shape维", _GLUED.sub(" ", text))
 
 
-_NOT_RANK = _re(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|size|元素")
-_RANK_MAX = _re(r"(?:超过|大于|超出|多于|高于)了?\s*(\d+)\s*(?:维|D\b)|"
+_NOT_RANK = rx(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|size|元素")
+_RANK_MAX = rx(r"(?:超过|大于|超出|多于|高于)了?\s*(\d+)\s*(?:维|D\b)|"
                 r"(?:维度|维数|维度数|维度数量|维|shape\s*dim)\s*(?:超过|大于|超出|多于)了?\s*(\d+)")
-_RANK_ZERO = _re(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0维")
-_RANK_MIN = _re(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数)\s*(?:小于|少于)\s*(\d+)")
-_RANK_RANGE = _re(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
-_RANK_SET = _re(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，)?\s*)+)")
-RANK_TABLE = _re(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度|"
+_RANK_ZERO = rx(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0维")
+_RANK_MIN = rx(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数)\s*(?:小于|少于)\s*(\d+)")
+_RANK_RANGE = rx(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
+_RANK_SET = rx(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，)?\s*)+)")
+RANK_TABLE = rx(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度|"
                  r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)")  # as the hand specs read it
 
 
@@ -58,11 +59,11 @@ def rank_limits(text: str) -> Limits | None:
     return {"table": True} if RANK_TABLE.search(text) else None
 
 
-_VALUE_RANGE = _re(rf"不在\s*[\[【(（]?\s*{_NUM}\s*[~～\-到至,，]\s*{_NUM}\s*[\]】)）]?\s*"
+_VALUE_RANGE = rx(rf"不在\s*[\[【(（]?\s*{_NUM}\s*[~～\-到至,，]\s*{_NUM}\s*[\]】)）]?\s*"
                    r"(?:的?范围|之间|内)")
-_VALUE_SET = _re(r"(?:不是|不为|不等于|只能是|只能为|仅支持|非|不在)\s*[{\[]?\s*"
+_VALUE_SET = rx(r"(?:不是|不为|不等于|只能是|只能为|仅支持|非|不在)\s*[{\[]?\s*"
                  r"((?:-?\d+\s*(?:或者|或|、|和|/|,|，)?\s*){2,})")
-_VALUE_NAMED = _re(r"不在(?:指定的?|有效的?|支持的?|合法的?)?(?:取值)?范围|取值.{0,4}(?:不合法|非法|不支持)|"
+_VALUE_NAMED = rx(r"不在(?:指定的?|有效的?|支持的?|合法的?)?(?:取值)?范围|取值.{0,4}(?:不合法|非法|不支持)|"
                   r"不符合当前支持的值|值不符合要求|不是有效值|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|不符合要求|不合法|非法)$")
 
 
@@ -77,10 +78,10 @@ def value_limits(text: str) -> Limits | None:
     return {"enumerated": True} if _VALUE_NAMED.search(text) else None
 
 
-_INTO = _re(r"broadcast\s*(?:到|至|成)\s*([A-Za-z_][A-Za-z0-9_]*)")
-_SAME_AS = _re(r"与(?:输出|输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的?\s*(?:shape)?\s*"
+_INTO = rx(r"broadcast\s*(?:到|至|成)\s*([A-Za-z_][A-Za-z0-9_]*)")
+_SAME_AS = rx(r"与(?:输出|输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的?\s*(?:shape)?\s*"
                r"(?:不一致|不同|不相同|不相等|不一样|不匹配)")
-_SUBJECT = _re(r"^(?:参数|输出|输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*shape\s*(?:不是|与|和)")
+_SUBJECT = rx(r"^(?:参数|输出|输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*shape\s*(?:不是|与|和)")
 
 
 def broadcast_result(text: str) -> Limits:
@@ -97,11 +98,11 @@ def _none(text: str) -> Limits:
     return {}
 
 
-LENGTH = _re(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!=)\s*(\d+)(?!\s*(?:或|、|,|，|维|\d))")
-SIGN = _re(r"(?:小于等于|<=|不大于|不是正数|非正)\s*0?(?![.\d])|(?:小于|<)\s*0(?![.\d])|为负|是负数")
+LENGTH = rx(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!=)\s*(\d+)(?!\s*(?:或|、|,|，|维|\d))")
+SIGN = rx(r"(?:小于等于|<=|不大于|不是正数|非正)\s*0?(?![.\d])|(?:小于|<)\s*0(?![.\d])|为负|是负数")
 
 
-LENGTHS = _re(r"(?:长度|size|大小|元素个数)\s*(?:既?不等于|不为|不是)\s*"
+LENGTHS = rx(r"(?:长度|size|大小|元素个数)\s*(?:既?不等于|不为|不是)\s*"
               r"((?:\d+\s*(?:或者|或|、|，|,|也不等于)\s*)+\d+)")
 
 
@@ -126,10 +127,10 @@ _CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导)(?:为|成)\s
 # 转换为out的数据类型", "self的数据类型无法转换为out的数据类型", "参数out的数据类型不是self可转换的",
 # "self与out的数据类型不满足互转换关系": a computed dtype that cannot be cast to an output's
 CAST = (
-    _re(rf"^(?:参数)?\s*{_SOURCES}\s*(?:推导(?:出|后)的数据类型|的数据类型|数据类型)?\s*{_CAST_VERB}"
+    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:推导(?:出|后)的数据类型|的数据类型|数据类型)?\s*{_CAST_VERB}"
         r"([A-Za-z_][A-Za-z0-9_]*)\s*的?(?:数据)?类型$"),
-    _re(r"^(?:参数)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
-    _re(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:与|和)\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*(?:数据类型|dtype)\s*"
+    rx(r"^(?:参数)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
+    rx(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:与|和)\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*(?:数据类型|dtype)\s*"
         r"(?:不满足互转换(?:规则|关系)|不可转换|不一致且无法转换)$"),
 )
 

@@ -4,14 +4,13 @@ clauses (every sentence of the row encoded by a clause carrying the row's code).
 short table and written as JSON (``conformance draft --stats``)."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from conformance.draft.emit import DraftedSpec
+from conformance.draft.sentence_limits import IDENT
 
 UNMATCHED = "(no pattern)"
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def page_stats(d: DraftedSpec) -> dict[str, Any]:
@@ -47,7 +46,7 @@ def total_stats(pages: list[dict[str, Any]], failures: list[dict[str, str]],
     for p in pages:
         clauses.update(p["clauses"])
         patterns.update(p["patterns"])
-        unmatched.update(_IDENT.sub("X", s) for s in p["unmatched"])
+        unmatched.update(IDENT.sub("X", s) for s in p["unmatched"])
     read = len(pages) + len(failures) + len(skipped)  # a skipped page was drafted, not written
     return {
         "pages": read + helpers if found is None else found, "operators": read,
