@@ -5,7 +5,7 @@ from typing import Any
 
 from conformance.cases.case import Case
 from conformance.cases.tensor import TensorMeta
-from conformance.cli.main import build_parser
+from conformance.cli.main import build_parser, main
 
 RP = "aclnnReplicationPad3dBackward"
 KL = "aclnnKlDivBackward"
@@ -50,3 +50,14 @@ def command(*argv: str):
     """Run one ``conformance`` subcommand's function; unlike ``cli.main`` errors are raised."""
     args = build_parser().parse_args(list(argv))
     return args.func(args)
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """``conformance ARGV`` as a user runs it (cli.main, argparse exits included): exit code,
+    stdout, stderr."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code)
+    out = capsys.readouterr()
+    return code, out.out, out.err

@@ -7,20 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import cli as run
 
-from conformance.cli.main import main
 from conformance.spec.loader import specs_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_explain_worked_example_json(capsys):

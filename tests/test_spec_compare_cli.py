@@ -9,19 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import cli as run
 from spec_variants import KLB, MSE, MSE_TENSORS, NLL, clause, variant
 
-from conformance.cli.main import main
 from conformance.spec.loader import VOCABULARY_FILE, specs_dir
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def dated(tmp_path: Path, side: str, date: str, edit: Callable[[dict[str, Any]], None] = lambda s: None,
