@@ -268,7 +268,7 @@ def _stopped(session: pytest.Session, exitstatus: int) -> str | None:
     """Why the run stopped before its last item (-x, --maxfail, Ctrl-C, a worker that died), or
     None."""
     said = session.shouldfail or session.shouldstop  # -x sets shouldfail; xdist's -x shouldstop
-    reasons = [f"{len(ids)} xdist worker(s) went down ({', '.join(ids)}): {why}"
+    reasons = [f"{len(ids)} xdist worker(s) went down ({', '.join(sorted(ids))}): {why}"
                for why, ids in session.config.stash.get(_DOWN, {}).items()]
     if said:
         reasons.insert(0, f"{said} (-x)" if "failures" in str(said) else str(said))
