@@ -68,7 +68,7 @@ def test_an_adapter_file_that_does_not_import_is_a_usage_error(tmp_path, capsys)
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("isolate", ["--no-isolate", "--isolate"])
+@pytest.mark.parametrize("isolate", ["--no-isolate", pytest.param("--isolate", marks=pytest.mark.slow)])
 def test_a_raising_backend_keeps_its_traceback_in_the_finding_and_the_html(tmp_path, isolate):
     rc, report = _run(tmp_path, "Raises", isolate, "-k", "boundary")
     assert rc == 1

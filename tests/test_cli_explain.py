@@ -111,6 +111,7 @@ def test_lint_shipped_and_bad(tmp_path, capsys):
     assert code == 2 and "FAIL" in out and "is required but missing" in out
 
 
+@pytest.mark.slow
 def test_console_entry_point_runs_from_any_directory(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "conformance", "specs", "--api", "aclnnKlDivBackward"],
                           cwd=tmp_path, capture_output=True, text=True, check=False)

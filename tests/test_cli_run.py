@@ -65,6 +65,7 @@ def test_usage_errors_exit_2(tmp_path, capsys, argv, message):
     assert rc == 2 and message in out.err and "Traceback" not in out.err
 
 
+@pytest.mark.slow
 def test_backend_product_cannot_be_contradicted(tmp_path, capsys):
     path = tmp_path / "b.py"
     path.write_text(WRONG_NULL + "\n\nclass OnTraining(WrongNullCode):\n    product = 'atlas-training'\n")

@@ -24,6 +24,7 @@ def _kl_args(out):
             "reduction": 0, "logTarget": True, "out": out}
 
 
+@pytest.mark.slow
 def test_isolated_reference_writes_through_views_like_in_process():
     storage = np.full(20, np.nan, np.float32)
     view = np.lib.stride_tricks.as_strided(storage[3:], (2, 3), (24, 8))

@@ -46,6 +46,7 @@ def held(tmp_path):
         holder.wait(timeout=60)
 
 
+@pytest.mark.slow
 def test_a_second_conformance_run_is_refused_and_touches_nothing(held):
     out, pid = held
     before = _files(out)
@@ -58,6 +59,7 @@ def test_a_second_conformance_run_is_refused_and_touches_nothing(held):
     assert _files(out) == before  # journal/, cases, reports and the lock file as they were
 
 
+@pytest.mark.slow
 def test_a_bare_pytest_run_is_refused_too(held):
     out, pid = held
     before = _files(out)

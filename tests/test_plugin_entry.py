@@ -61,6 +61,7 @@ def test_an_unrelated_session_passes_and_the_plugin_does_nothing(tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["test_mine.py"], extra  # no reports/
 
 
+@pytest.mark.slow
 def test_the_plugin_adds_its_options_everywhere(tmp_path):
     done = _pytest(["--help"], tmp_path)
     assert done.returncode == 0 and "--conformance-backend" in done.stdout

@@ -112,6 +112,7 @@ def test_product_runs_and_not_applicable_rows(runs):
                                                       for n in full["numerics"]]
 
 
+@pytest.mark.slow
 def test_product_runs_merge_into_the_run_of_both():
     """Product runs (only the status items, to keep it quick) merge into the run of both products."""
     a2, training = run(keyword="status"), run(keyword="status", products=("atlas-training",))

@@ -114,6 +114,7 @@ def test_killed_run_rebuilds_then_resumes_to_the_uninterrupted_report(tmp_path, 
     assert sorted(done) == sorted(set(done)), "an item finished before the kill ran again"
 
 
+@pytest.mark.slow
 def test_resume_refuses_other_options_and_a_missing_run(tmp_path, uninterrupted):
     whole_dir, _ = uninterrupted
     with pytest.raises(UsageError, match=r"other options \(seed 5\)"):
@@ -123,6 +124,7 @@ def test_resume_refuses_other_options_and_a_missing_run(tmp_path, uninterrupted)
         command("run", *OPTIONS, "--report-dir", str(tmp_path / "empty"), "--resume")
 
 
+@pytest.mark.slow
 def test_resuming_a_finished_run_runs_nothing_and_keeps_its_report(tmp_path):
     kw = dict(profile="quick", ops=[KL], max_examples=3, isolate=False, report_dir=tmp_path)
     first = conformance.run_suite("reference", **kw)

@@ -106,6 +106,7 @@ def test_cli_json_without_compare_is_a_usage_error(capsys):
     assert code == 2 and err == "conformance: error: --round-trip and --json go with --compare OLD NEW\n"
 
 
+@pytest.mark.slow
 def test_cli_api_selects_one_operator_of_each_side(tmp_path, capsys):
     dated(tmp_path, "new", "2026-03-03", lambda s: clause(s, "MSE-RANK").update(max=6))
     code, out, _ = run(capsys, "specs", "--compare", str(specs_dir()), str(tmp_path / "new"),

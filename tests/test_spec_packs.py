@@ -29,6 +29,7 @@ def pack(tmp_path, monkeypatch):
     os.environ.pop(loader.SPECS_ENV, None)  # main() sets it for the process
 
 
+@pytest.mark.slow
 def test_specs_and_lint_read_a_pack(pack, capsys):
     assert main(["specs", "--specs", str(pack)]) == 0
     listed = capsys.readouterr().out
@@ -101,6 +102,7 @@ def test_the_shipped_specs_are_a_registered_pack():
 DRAFT_PACK = Path(__file__).parent / "fixtures" / "draft_pack"
 
 
+@pytest.mark.slow
 def test_a_pack_vocabulary_adds_a_product_line(capsys, monkeypatch):
     monkeypatch.delenv(loader.SPECS_ENV, raising=False)
     specs = loader.read_packs((SHIPPED, DRAFT_PACK))
@@ -115,6 +117,7 @@ def test_a_pack_vocabulary_adds_a_product_line(capsys, monkeypatch):
     assert "  atlas-350-card   Atlas 350 加速卡" in capsys.readouterr().out.splitlines()
 
 
+@pytest.mark.slow
 def test_a_full_copy_of_the_shipped_vocabulary_adds_nothing(pack):
     (pack / "vocabulary.yaml").write_bytes((SHIPPED / "vocabulary.yaml").read_bytes())
     assert loader.read_packs((SHIPPED, pack)).vocabulary.products == loader.read_specs().vocabulary.products
@@ -128,6 +131,7 @@ def test_a_full_copy_of_the_shipped_vocabulary_adds_nothing(pack):
     ("formats:\n  - {name: ND, acl_code: 7}\n", "format 'ND' is already defined differently"),
     ("products:\n  - {id: Atlas New}\n", "products[0].id: 'Atlas New' does not match"),
 ])
+@pytest.mark.slow
 def test_a_pack_vocabulary_entry_that_clashes_is_one_line(pack, capsys, text, words):
     (pack / "vocabulary.yaml").write_text(text, encoding="utf-8")
     assert main(["lint", "--specs", str(pack)]) == 2
