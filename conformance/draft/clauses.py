@@ -154,7 +154,10 @@ def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evi
 
 def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
     mine = {id(e) for e in evidence}
-    return [c for c in draft.clauses if any(id(e) in mine for e in c.get("_evidence", []))]
+    ids = {c["id"] for c in draft.clauses}
+    return [c for c in draft.clauses  # (relations.py: a row split over lists needs every part)
+            if any(id(e) in mine and set(c.get("_with", {}).get(id(e), ())) <= ids
+                   for e in c.get("_evidence", []))]
 
 
 def _coded(clauses: list[Clause]) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
+from conformance.draft.list_kinds import ties_elements, within_lists
 from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import empty_support, relations
 
@@ -29,7 +30,7 @@ def _noted(ctx: Context, kind: str) -> list[tuple[tuple[str, ...], Sentence]]:
     """(tensors, sentence) for each relation of ``kind`` the usage notes (or the dtype cell's "与X
     保持一致") state."""
     out = []
-    tensors = ctx.tensors
+    tensors, lists = ctx.tensors, ctx.of_kind("tensor_list")
     for row in ctx.facts.params:
         if row.name not in tensors:
             continue
@@ -39,6 +40,8 @@ def _noted(ctx: Context, kind: str) -> list[tuple[tuple[str, ...], Sentence]]:
         for s in row.usage:
             said = relations(s.text, row.name, tensors, _inputs(ctx))
             out += [(group, s) for k, group in said if k == kind]
+            if kind == "same_dtype" and row.name in lists and ties_elements(s.text):
+                out.append(((row.name,), s))
     return out
 
 
@@ -62,7 +65,7 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
         touching = [c for c in clauses if set(c["params"]) & names] if kind in _TRANSITIVE else []
         loose = names - {t for c in touching for t in c["params"]}
         members = {c["params"][0] for c in touching} | loose
-        if len(members) < 2:
+        if len(members) < 2 and touching:
             touching[0]["_sentences"] += sentences
             continue
         clauses.append({"id": ctx.new_id(_PART[kind]), "kind": kind,
@@ -76,19 +79,38 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
 def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
     """One clause per set of tensors the rows relate (and code); for an equality, sets sharing a
     tensor joined: "gradOutput和self的shape不同" and "out和self的shape不同" are one same_shape over
-    the three (two clauses sharing self could not be broken one without the other)."""
+    the three (two clauses sharing self could not be broken one without the other). A row on the
+    dtypes within lists ("x或out中的Tensor的数据类型不一致") is one same_dtype per list, or joins a
+    clause of its code already tying that list (same_dtype over lists ties every element)."""
     groups: list[tuple[set[str], str, list[Evidence]]] = []
+    lists = ctx.of_kind("tensor_list")
+    inside = {id(e): within_lists(e.sentence.text, e.params, lists) if kind == "same_dtype" else []
+              for e in evidence}
     for e in evidence:
         members = set(_members(ctx, e))
-        if len(members) < 2:
-            continue
-        joined = [g for g in groups if g[1] == e.status
-                  and (g[0] == members or (kind in _TRANSITIVE and g[0] & members))]
-        merged = (members.union(*(g[0] for g in joined)), e.status, [x for g in joined for x in g[2]] + [e])
-        groups = [g for g in groups if g not in joined] + [merged]
-    return [{"id": ctx.new_id(_PART[kind]), "kind": kind, "params": [t for t in ctx.tensors if t in names],
-             "on_violation": status, "_evidence": readings, "_sentences": [e.sentence for e in readings]}
-            for names, status, readings in groups]
+        if not inside[id(e)] and len(members) >= 2:
+            groups = _joined(groups, members, e, kind in _TRANSITIVE)
+    for e in evidence:
+        for name in inside[id(e)]:
+            home = next((g for g in groups if g[1] == e.status and name in g[0]), None)
+            if home is None:
+                groups.append(({name}, e.status, [e]))
+            elif e not in home[2]:
+                home[2].append(e)
+    clauses = [{"id": ctx.new_id(_PART[kind]), "kind": kind, "params": [t for t in ctx.tensors if t in names],
+                "on_violation": status, "_evidence": readings, "_sentences": [e.sentence for e in readings]}
+               for names, status, readings in groups]
+    for c in clauses:  # a row split over lists is encoded only while every part of it stands
+        c["_with"] = {id(e): [d["id"] for d in clauses if d is not c and e in d["_evidence"]]
+                      for e in c["_evidence"] if inside[id(e)]}
+    return clauses
+
+
+def _joined(groups: list[tuple[set[str], str, list[Evidence]]], members: set[str], e: Evidence,
+            transitive: bool) -> list[tuple[set[str], str, list[Evidence]]]:
+    joined = [g for g in groups if g[1] == e.status and (g[0] == members or (transitive and g[0] & members))]
+    merged = (members.union(*(g[0] for g in joined)), e.status, [x for g in joined for x in g[2]] + [e])
+    return [g for g in groups if g not in joined] + [merged]
 
 
 def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]],
