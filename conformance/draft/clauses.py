@@ -128,7 +128,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
-    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
+    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, relations.break_free_last(built))))
 
 
 def _value_dtypes(clauses: list[Clause]) -> list[Clause]:

@@ -90,6 +90,8 @@ def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[
         members = set(_members(ctx, e))
         if not inside[id(e)] and len(members) >= 2:
             groups = _joined(groups, members, e, kind in _TRANSITIVE)
+    if kind not in _TRANSITIVE:  # a pair within a joint relation of its code: encoded by it
+        groups = _into_supersets(groups)
     for e in evidence:
         for name in inside[id(e)]:
             home = next((g for g in groups if g[1] == e.status and name in g[0]), None)
@@ -104,6 +106,21 @@ def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[
         c["_with"] = {id(e): [d["id"] for d in clauses if d is not c and e in d["_evidence"]]
                       for e in c["_evidence"] if inside[id(e)]}
     return clauses
+
+
+def _into_supersets(groups: list[tuple[set[str], str, list[Evidence]]]
+                    ) -> list[tuple[set[str], str, list[Evidence]]]:
+    """"target和self不满足broadcast关系" beside "gradOutput不能向self或者target做broadcast" (one
+    code): shapes that do not broadcast jointly are refused with that code, so the pair's row is
+    encoded by the joint clause (a clause of the pair alone could never be broken without it)."""
+    out: list[tuple[set[str], str, list[Evidence]]] = []
+    for g in sorted(groups, key=lambda g: -len(g[0])):
+        home = next((h for h in out if h[1] == g[1] and g[0] <= h[0]), None)
+        if home is None:
+            out.append(g)
+        else:
+            home[2].extend(g[2])
+    return [g for g in groups if g in out]
 
 
 def _joined(groups: list[tuple[set[str], str, list[Evidence]]], members: set[str], e: Evidence,
@@ -227,6 +244,18 @@ def _refused_empty(ctx: Context, null_ids: dict[str, list[str]], evidence: list[
                                 else f"{n}.numel > 0" for n in names],
                         "on_violation": status, "_evidence": readings,
                         "_break": ("zero_dim", required[0]), "_not_empty": names})
+    return clauses
+
+
+def break_free_last(clauses: list[Clause]) -> list[Clause]:
+    """A broadcastable clause is broken by reshaping its last tensor (generate/breaks.py): one no
+    same_shape clause ties goes last where the last is tied, so the break leaves that clause alone
+    (broadcasting is symmetric: the order says nothing else)."""
+    tied = {p for c in clauses if c["kind"] == "same_shape" for p in c["params"]}
+    for c in clauses:
+        free = [p for p in c.get("params", []) if p not in tied]
+        if c["kind"] == "broadcastable" and free and c["params"][-1] in tied:
+            c["params"] = [p for p in c["params"] if p != free[-1]] + [free[-1]]
     return clauses
 
 
