@@ -44,11 +44,15 @@ def _checkable(d) -> list[bool]:
 
 
 def test_a_pair_beside_the_joint_row_of_its_code_joins_it(vocab):
-    rows = ("gradOutput的shape不能向self或者target做broadcast。",
+    rows = ("gradOutput、self和target的shape无法做broadcast。",
             "target的shape和self的shape不满足broadcast关系。")
     d = draft_spec(toy_grad(rows), vocab, "toy: x.md")
     assert _kinds(d, "broadcastable") == [["gradOutput", "self", "target"]]
     assert _checkable(d) == [True, True, True]
+    # a row saying into which shape says more than the joint clause: neither row counts
+    rows = ("gradOutput的shape不能向self或者target做broadcast。", rows[1])
+    d = draft_spec(toy_grad(rows), vocab, "toy: x.md")
+    assert _kinds(d, "broadcastable") == [] and _checkable(d) == [True, False, False]
 
 
 def test_the_break_reshapes_a_tensor_no_same_shape_ties(vocab):

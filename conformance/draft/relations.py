@@ -15,6 +15,8 @@ from conformance.draft.usage import empty_support, relations
 _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
 _TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
 _INTO = re.compile(r"(?:broadcast|广播)\s*(?:到|至|成)")  # "x不能broadcast至y": x into y's shape
+# "gradOutput的shape不能向self或者target做broadcast": into their shape, more than broadcastable says
+_TOWARDS = re.compile(rf"向.{{0,30}}(?:broadcast|广播)|{_INTO.pattern}")
 
 
 def _members(ctx: Context, e: Evidence) -> list[str]:
@@ -110,12 +112,14 @@ def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[
 
 def _into_supersets(groups: list[tuple[set[str], str, list[Evidence]]]
                     ) -> list[tuple[set[str], str, list[Evidence]]]:
-    """"target和self不满足broadcast关系" beside "gradOutput不能向self或者target做broadcast" (one
-    code): shapes that do not broadcast jointly are refused with that code, so the pair's row is
-    encoded by the joint clause (a clause of the pair alone could never be broken without it)."""
+    """"target和self不满足broadcast关系" beside "gradOutput、self和target无法做broadcast" (one code):
+    shapes that do not broadcast jointly are refused with that code, so the pair's row is encoded
+    by the joint clause (a clause of the pair alone could never be broken without it). Not beside
+    a row saying into which shape ("向self做broadcast"): the joint clause says less than that row."""
     out: list[tuple[set[str], str, list[Evidence]]] = []
     for g in sorted(groups, key=lambda g: -len(g[0])):
-        home = next((h for h in out if h[1] == g[1] and g[0] <= h[0]), None)
+        home = next((h for h in out if h[1] == g[1] and g[0] <= h[0]
+                     and not any(_TOWARDS.search(e.sentence.text) for e in (*h[2], *g[2]))), None)
         if home is None:
             out.append(g)
         else:
@@ -254,7 +258,8 @@ def break_free_last(clauses: list[Clause]) -> list[Clause]:
     tied = {p for c in clauses if c["kind"] == "same_shape" for p in c["params"]}
     for c in clauses:
         free = [p for p in c.get("params", []) if p not in tied]
-        if c["kind"] == "broadcastable" and free and c["params"][-1] in tied:
+        towards = any(_TOWARDS.search(e.sentence.text) for e in c.get("_evidence", []))  # (as above)
+        if c["kind"] == "broadcastable" and free and c["params"][-1] in tied and not towards:
             c["params"] = [p for p in c["params"] if p != free[-1]] + [free[-1]]
     return clauses
 
