@@ -128,7 +128,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
-    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
+    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, relations.break_free_last(built))))
 
 
 def _value_dtypes(clauses: list[Clause]) -> list[Clause]:
@@ -154,7 +154,10 @@ def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evi
 
 def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
     mine = {id(e) for e in evidence}
-    return [c for c in draft.clauses if any(id(e) in mine for e in c.get("_evidence", []))]
+    ids = {c["id"] for c in draft.clauses}
+    return [c for c in draft.clauses  # (relations.py: a row split over lists needs every part)
+            if any(id(e) in mine and set(c.get("_with", {}).get(id(e), ())) <= ids
+                   for e in c.get("_evidence", []))]
 
 
 def _coded(clauses: list[Clause]) -> bool:

@@ -23,6 +23,9 @@ _POINTERS = ("tensor", "tensor_list", "scalar", "int_array")
 COUNT = [1, 3]  # elements per drawn list: the count clauses rarely fix; more only cost time
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _QUOTED = re.compile(r"[\"“”']([A-Za-z0-9_\-]+)[\"“”']")
+# "x或out中的Tensor", "tensors列表中tensor", "scaledGrads中的Tensor": the elements of each list
+_WITHIN = re.compile(r"(?:列表)?(?:中|内)(?:的|所有的?|各个?)?\s*(?:Tensor|tensor|张量)")
+_ELEMENTS_TIED = re.compile(r"该参数中(?:的)?所有\s*(?:Tensor|tensor)\s*的数据类型(?:保持|均|必须)?一致")
 
 
 def quoted_values(row: ParamRow | None) -> list[str]:
@@ -36,6 +39,20 @@ def quoted_values(row: ParamRow | None) -> list[str]:
             if values:
                 return list(dict.fromkeys(values))
     return []
+
+
+def within_lists(text: str, named: tuple[str, ...], lists: list[str]) -> list[str]:
+    """The lists a sentence speaks of element by element ("x或out中的Tensor的数据类型不一致": within
+    x, within out), when it names lists only; else []."""
+    if not named or not set(named) <= set(lists) or not _WITHIN.search(text):
+        return []
+    return [n for n in lists if n in named]
+
+
+def ties_elements(text: str) -> bool:
+    """Whether a list's usage note says its elements share one dtype ("该参数中所有Tensor的数据类型
+    保持一致")."""
+    return bool(_ELEMENTS_TIED.search(text))
 
 
 def count_draw(params: dict[str, Any]) -> str:

@@ -56,8 +56,21 @@ def tie_ranks(ctx: Context, clauses: list[Clause]) -> list[Clause]:
                 and set(c["params"]) <= set(k["params"])]
         if same and c["on_violation"] == "unspecified":
             continue
+        twin = next((k for k in kept if _twins(k, c)), None)
+        if twin is not None:  # one row the table's ties split: one clause over the shape group, its
+            # limits only (the tie, "维度与self一致", is the table's: no row's code says it)
+            twin["_evidence"] = [*twin.get("_evidence", []), *c.get("_evidence", [])]
+            twin.pop("same", None)
+            continue
         kept.append(c)
     return _implied_ranks(kept)
+
+
+def _twins(k: Clause, c: Clause) -> bool:
+    """Rank clauses of one row and limits, ``c`` over tensors ``k`` names."""
+    return (k["kind"] == "rank_in" == c["kind"] and set(c["params"]) <= set(k["params"])
+            and all(k.get(x) == c.get(x) for x in ("min", "max", "ranks", "on_violation"))
+            and k["source"]["quote"] == c["source"]["quote"])
 
 
 _RANKS = range(0, 9)  # the aclnn rank limit

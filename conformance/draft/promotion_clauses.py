@@ -4,14 +4,15 @@
 A promotion sentence counts only when every parameter it names is an input with a dtype (a
 sentence naming an output is about something else). A cast sentence names its output ("to"), and
 either its sources or nothing: "the promoted dtype", whose inputs the promotion sentence of the
-same row names (else the page's one promotion clause; else it is not read). Whether a clause can be
+same row names (else the page's one promotion clause, coded or from the notes; else the page's
+one input, a tensor list; else it is not read). Whether a clause can be
 broken within the page's dtype lists is decided later, as for every clause (breakable.py).
 """
 from __future__ import annotations
 
 import re
 
-from conformance.draft.context import Clause, Context, Evidence, source
+from conformance.draft.context import TENSOR_KINDS, Clause, Context, Evidence, source
 from conformance.draft.patterns import is_conditional, named
 
 _NOTE = re.compile(r"(?:满足|符合)\s*(?:数据类型|类型)?\s*(?:推导规则|互推导关系|推导关系)")
@@ -19,18 +20,23 @@ _NOTE = re.compile(r"(?:满足|符合)\s*(?:数据类型|类型)?\s*(?:推导规
 
 def build(ctx: Context, promote: list[Evidence], cast: list[Evidence]) -> list[Clause]:
     clauses = _promotable(ctx, promote)
+    _notes(ctx, clauses)  # (before the casts: "推导出的数据类型" may be the notes' promotion)
     clauses += _castable(ctx, cast, clauses)
-    _notes(ctx, clauses)
     for c in clauses:
         c["source"] = source(c.pop("_sentences"))
     return clauses
 
 
 def _inputs(ctx: Context) -> list[str]:
-    """Input tensors and scalars: what promotion combines (an in-place ``selfRef``, the page's
-    input and output at once, among them)."""
-    return [n for n, p in ctx.params.items() if p["kind"] == "scalar" or p["kind"] == "tensor"
+    """Input tensors, tensor lists and scalars: what promotion combines (an in-place ``selfRef``,
+    the page's input and output at once, among them; a list's elements each)."""
+    return [n for n, p in ctx.params.items() if p["kind"] == "scalar" or p["kind"] in TENSOR_KINDS
             and (p["role"] == "input" or n.endswith("Ref"))]
+
+
+def _several(ctx: Context, members: list[str]) -> bool:
+    """Two inputs or more, or one list ("tensors列表中无法做数据类型推导": its elements)."""
+    return len(members) >= 2 or len(members) == 1 and ctx.params[members[0]]["kind"] == "tensor_list"
 
 
 def _members(ctx: Context, params: tuple[str, ...], scope_all: bool) -> list[str] | None:
@@ -64,7 +70,7 @@ def _promotable(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     out: list[Clause] = []
     for e in evidence:
         members = _members(ctx, e.params, e.limits.get("scope") == "all")
-        if members is not None and len(members) >= 2:
+        if members is not None and _several(ctx, members):
             _add(out, ctx, "promotable", members, e)
     return out
 
@@ -92,10 +98,13 @@ def _cast_ends(ctx: Context, e: Evidence, promotions: list[Clause]) -> tuple[lis
         return None
     if not sources:  # "推导出的数据类型": the row's promotion, else the page's only one
         same_row = [c for c in promotions if any(x.row == e.row for x in c["_evidence"])]
-        pick = same_row or (promotions if len(promotions) == 1 else [])
-        if len(pick) != 1:
-            return None
-        return list(pick[0]["params"]), to
+        coded = [c for c in promotions if c["_evidence"]]  # (as before the notes were read)
+        pick = same_row or [c for c in (coded or promotions) if len(coded or promotions) == 1]
+        if len(pick) == 1:
+            return list(pick[0]["params"]), to
+        typed = [n for n in _inputs(ctx) if n != to]  # one list and nothing else: its elements'
+        one_list = not promotions and len(typed) == 1 and ctx.params[typed[0]]["kind"] == "tensor_list"
+        return (typed, to) if one_list else None
     members = _members(ctx, tuple(sources), False)
     return (members, to) if members else None
 

@@ -8,12 +8,15 @@ from collections.abc import Iterable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
+from conformance.draft.list_kinds import ties_elements, within_lists
 from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import empty_support, relations
 
 _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
 _TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
 _INTO = re.compile(r"(?:broadcast|广播)\s*(?:到|至|成)")  # "x不能broadcast至y": x into y's shape
+# "gradOutput的shape不能向self或者target做broadcast": into their shape, more than broadcastable says
+_TOWARDS = re.compile(rf"向.{{0,30}}(?:broadcast|广播)|{_INTO.pattern}")
 
 
 def _members(ctx: Context, e: Evidence) -> list[str]:
@@ -29,7 +32,7 @@ def _noted(ctx: Context, kind: str) -> list[tuple[tuple[str, ...], Sentence]]:
     """(tensors, sentence) for each relation of ``kind`` the usage notes (or the dtype cell's "与X
     保持一致") state."""
     out = []
-    tensors = ctx.tensors
+    tensors, lists = ctx.tensors, ctx.of_kind("tensor_list")
     for row in ctx.facts.params:
         if row.name not in tensors:
             continue
@@ -39,6 +42,8 @@ def _noted(ctx: Context, kind: str) -> list[tuple[tuple[str, ...], Sentence]]:
         for s in row.usage:
             said = relations(s.text, row.name, tensors, _inputs(ctx))
             out += [(group, s) for k, group in said if k == kind]
+            if kind == "same_dtype" and row.name in lists and ties_elements(s.text):
+                out.append(((row.name,), s))
     return out
 
 
@@ -62,7 +67,7 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
         touching = [c for c in clauses if set(c["params"]) & names] if kind in _TRANSITIVE else []
         loose = names - {t for c in touching for t in c["params"]}
         members = {c["params"][0] for c in touching} | loose
-        if len(members) < 2:
+        if len(members) < 2 and touching:
             touching[0]["_sentences"] += sentences
             continue
         clauses.append({"id": ctx.new_id(_PART[kind]), "kind": kind,
@@ -76,19 +81,57 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
 def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
     """One clause per set of tensors the rows relate (and code); for an equality, sets sharing a
     tensor joined: "gradOutput和self的shape不同" and "out和self的shape不同" are one same_shape over
-    the three (two clauses sharing self could not be broken one without the other)."""
+    the three (two clauses sharing self could not be broken one without the other). A row on the
+    dtypes within lists ("x或out中的Tensor的数据类型不一致") is one same_dtype per list, or joins a
+    clause of its code already tying that list (same_dtype over lists ties every element)."""
     groups: list[tuple[set[str], str, list[Evidence]]] = []
+    lists = ctx.of_kind("tensor_list")
+    inside = {id(e): within_lists(e.sentence.text, e.params, lists) if kind == "same_dtype" else []
+              for e in evidence}
     for e in evidence:
         members = set(_members(ctx, e))
-        if len(members) < 2:
-            continue
-        joined = [g for g in groups if g[1] == e.status
-                  and (g[0] == members or (kind in _TRANSITIVE and g[0] & members))]
-        merged = (members.union(*(g[0] for g in joined)), e.status, [x for g in joined for x in g[2]] + [e])
-        groups = [g for g in groups if g not in joined] + [merged]
-    return [{"id": ctx.new_id(_PART[kind]), "kind": kind, "params": [t for t in ctx.tensors if t in names],
-             "on_violation": status, "_evidence": readings, "_sentences": [e.sentence for e in readings]}
-            for names, status, readings in groups]
+        if not inside[id(e)] and len(members) >= 2:
+            groups = _joined(groups, members, e, kind in _TRANSITIVE)
+    if kind not in _TRANSITIVE:  # a pair within a joint relation of its code: encoded by it
+        groups = _into_supersets(groups)
+    for e in evidence:
+        for name in inside[id(e)]:
+            home = next((g for g in groups if g[1] == e.status and name in g[0]), None)
+            if home is None:
+                groups.append(({name}, e.status, [e]))
+            elif e not in home[2]:
+                home[2].append(e)
+    clauses = [{"id": ctx.new_id(_PART[kind]), "kind": kind, "params": [t for t in ctx.tensors if t in names],
+                "on_violation": status, "_evidence": readings, "_sentences": [e.sentence for e in readings]}
+               for names, status, readings in groups]
+    for c in clauses:  # a row split over lists is encoded only while every part of it stands
+        c["_with"] = {id(e): [d["id"] for d in clauses if d is not c and e in d["_evidence"]]
+                      for e in c["_evidence"] if inside[id(e)]}
+    return clauses
+
+
+def _into_supersets(groups: list[tuple[set[str], str, list[Evidence]]]
+                    ) -> list[tuple[set[str], str, list[Evidence]]]:
+    """"target和self不满足broadcast关系" beside "gradOutput、self和target无法做broadcast" (one code):
+    shapes that do not broadcast jointly are refused with that code, so the pair's row is encoded
+    by the joint clause (a clause of the pair alone could never be broken without it). Not beside
+    a row saying into which shape ("向self做broadcast"): the joint clause says less than that row."""
+    out: list[tuple[set[str], str, list[Evidence]]] = []
+    for g in sorted(groups, key=lambda g: -len(g[0])):
+        home = next((h for h in out if h[1] == g[1] and g[0] <= h[0]
+                     and not any(_TOWARDS.search(e.sentence.text) for e in (*h[2], *g[2]))), None)
+        if home is None:
+            out.append(g)
+        else:
+            home[2].extend(g[2])
+    return [g for g in groups if g in out]
+
+
+def _joined(groups: list[tuple[set[str], str, list[Evidence]]], members: set[str], e: Evidence,
+            transitive: bool) -> list[tuple[set[str], str, list[Evidence]]]:
+    joined = [g for g in groups if g[1] == e.status and (g[0] == members or (transitive and g[0] & members))]
+    merged = (members.union(*(g[0] for g in joined)), e.status, [x for g in joined for x in g[2]] + [e])
+    return [g for g in groups if g not in joined] + [merged]
 
 
 def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]],
@@ -205,6 +248,19 @@ def _refused_empty(ctx: Context, null_ids: dict[str, list[str]], evidence: list[
                                 else f"{n}.numel > 0" for n in names],
                         "on_violation": status, "_evidence": readings,
                         "_break": ("zero_dim", required[0]), "_not_empty": names})
+    return clauses
+
+
+def break_free_last(clauses: list[Clause]) -> list[Clause]:
+    """A broadcastable clause is broken by reshaping its last tensor (generate/breaks.py): one no
+    same_shape clause ties goes last where the last is tied, so the break leaves that clause alone
+    (broadcasting is symmetric: the order says nothing else)."""
+    tied = {p for c in clauses if c["kind"] == "same_shape" for p in c["params"]}
+    for c in clauses:
+        free = [p for p in c.get("params", []) if p not in tied]
+        towards = any(_TOWARDS.search(e.sentence.text) for e in c.get("_evidence", []))  # (as above)
+        if c["kind"] == "broadcastable" and free and c["params"][-1] in tied and not towards:
+            c["params"] = [p for p in c["params"] if p != free[-1]] + [free[-1]]
     return clauses
 
 

@@ -40,8 +40,14 @@ RANK_TABLE = rx(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不�
                  r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)")  # as the hand specs read it
 
 
+# "任意一个维度等于0" (a dim's size), "gamma的维度和x的...维度不相同" (a relation), "x的维度不为4或
+# gamma的维度非1" (two limits, each its own tensors'): no one limit over the tensors named
+_NOT_ONE_LIMIT = rx(r"任意一?个?维度|任一维度|(?:维度|维数)\s*(?:不相同|不同|不一致)")
+_SET_TWICE = rx(r"(?:维度|维数)\s*(?:不是|不为|不等于|非)\s*\d")
+
+
 def rank_limits(text: str) -> Limits | None:
-    if _NOT_RANK.search(text):
+    if _NOT_RANK.search(text) or _NOT_ONE_LIMIT.search(text) or len(_SET_TWICE.findall(text)) > 1:
         return None
     if m := _RANK_RANGE.search(text):
         return {"min": int(m[1]), "max": int(m[2])}

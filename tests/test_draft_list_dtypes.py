@@ -1,0 +1,102 @@
+"""Drafting what error rows and notes say of the dtypes of tensor lists (relations.py with
+list_kinds.within_lists / ties_elements): "x和out的数据类型不一致" ties the lists, "x或out中的Tensor
+的数据类型不一致" the elements within each list; a same_dtype clause over lists ties every element.
+The pages are invented foreach-like operators (PageFacts built by hand, no vendor text)."""
+from __future__ import annotations
+
+import pytest
+from draft_facts import PRODUCTS, error, param
+
+from conformance.draft.emit import draft_spec
+from conformance.draft.facts import PageFacts, PrototypeParam
+from conformance.draft.list_kinds import ties_elements, within_lists
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+from conformance.spec.vocabulary import Vocabulary
+
+INVALID, TILING = ("ACLNN_ERR_PARAM_INVALID", 161002), ("ACLNN_ERR_INNER_TILING_ERROR", 561002)
+FLOATS = ("FLOAT", "FLOAT16")
+TIED = "该参数中所有Tensor的数据类型保持一致。"
+
+
+@pytest.fixture(scope="module")
+def vocab() -> Vocabulary:
+    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
+
+
+def toy_lists(names: tuple[str, ...], rows: tuple[tuple[tuple[str, int], str], ...],
+              usage: tuple[str, ...] = ()) -> PageFacts:
+    """aclnnToyForeachSquare(lists..., out): every parameter a tensor list of FLOATS, the last an
+    output; a null row and a dtype row, then ``rows`` ((status, code), text)."""
+    proto = tuple(PrototypeParam(n, "aclTensorList*", const=n != "out", optional=False) for n in names)
+    params = tuple(param(n, i + 1, direction="output" if n == "out" else "input", dtypes=FLOATS,
+                         usage=usage) for i, n in enumerate(names))
+    listed = "、".join(names)
+    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, f"传入的{listed}是空指针。", 1),
+              error(*INVALID, f"{listed}的数据类型不在支持的范围之内。", 2),
+              *(error(*status, text, 3 + i) for i, (status, text) in enumerate(rows)))
+    return PageFacts("aclnnToyForeachSquare", "toy/docs/aclnnToyForeachSquare.md", PRODUCTS[:1], proto,
+                     params, errors, deterministic=None)
+
+
+def _same_dtype(d) -> list[tuple[list[str], str]]:
+    return [(c["params"], c["on_violation"]) for c in d.spec["constraints"] if c["kind"] == "same_dtype"]
+
+
+def _checkable(d, row: int) -> bool:
+    return all(o.checkable for o in d.draft.outcomes if o.row == row)
+
+
+def test_the_elements_of_one_list_share_a_dtype(vocab):
+    d = draft_spec(toy_lists(("x",), ((TILING, "x中的Tensor的数据类型不一致。"),)), vocab, "toy: x.md")
+    assert _same_dtype(d) == [(["x"], "ACLNN_ERR_INNER_TILING_ERROR")]
+    assert _checkable(d, 2)
+
+
+def test_lists_tied_and_within_lists_with_two_codes(vocab):
+    rows = ((INVALID, "x和out的数据类型不一致。"), (TILING, "x或out中的Tensor的数据类型不一致。"))
+    d = draft_spec(toy_lists(("x", "out"), rows), vocab, "toy: x.md")
+    # the clause tying x and out ties their elements too: a case mixing x's elements breaks both,
+    # so the within-list clauses (of the other code) cannot be broken alone and are left out
+    assert _same_dtype(d) == [(["x", "out"], "ACLNN_ERR_PARAM_INVALID")]
+    assert len(d.draft.implied) == 2
+    assert _checkable(d, 2) and not _checkable(d, 3)
+
+
+def test_a_within_row_of_the_same_code_joins_the_clause_tying_the_lists(vocab):
+    rows = ((INVALID, "x和out的数据类型不一致。"), (INVALID, "x或out中的Tensor的数据类型不一致。"))
+    d = draft_spec(toy_lists(("x", "out"), rows), vocab, "toy: x.md")
+    assert _same_dtype(d) == [(["x", "out"], "ACLNN_ERR_PARAM_INVALID")]
+    assert _checkable(d, 2) and _checkable(d, 3)
+
+
+def test_a_row_split_over_lists_counts_only_while_every_part_stands(vocab):
+    rows = ((INVALID, "x和out的数据类型不一致。"), (TILING, "x或y中的Tensor的数据类型不一致。"))
+    d = draft_spec(toy_lists(("x", "y", "out"), rows), vocab, "toy: x.md")
+    # within y stands (nothing else ties y); within x is left out (the x-out clause breaks with it)
+    assert _same_dtype(d) == [(["x", "out"], "ACLNN_ERR_PARAM_INVALID"),
+                              (["y"], "ACLNN_ERR_INNER_TILING_ERROR")]
+    assert _checkable(d, 2) and not _checkable(d, 3)
+
+
+def test_the_note_on_a_list_joins_its_clause_or_is_one(vocab):
+    rows = ((INVALID, "x和out的数据类型不一致。"),)
+    d = draft_spec(toy_lists(("x", "out"), rows, usage=(TIED,)), vocab, "toy: x.md")
+    clause = next(c for c in d.spec["constraints"] if c["kind"] == "same_dtype")
+    assert TIED.rstrip("。") in clause["source"]["quote"]
+    assert not any(r["source"]["quote"].startswith("该参数") for r in d.draft.reviews)
+    d = draft_spec(toy_lists(("x",), (), usage=(TIED,)), vocab, "toy: x.md")
+    assert _same_dtype(d) == [(["x"], "unspecified")]
+
+
+def test_within_lists_reads_the_elements_of_lists_only():
+    lists = ["x", "tensors", "out"]
+    assert within_lists("x或out中的Tensor的数据类型不一致", ("x", "out"), lists) == ["x", "out"]
+    assert within_lists("tensors列表中tensor数据类型不一致", ("tensors",), lists) == ["tensors"]
+    assert within_lists("x和out的数据类型不一致", ("x", "out"), lists) == []
+    assert within_lists("self中的Tensor的数据类型不一致", ("self",), lists) == []  # not a list
+    assert within_lists("x或self中的Tensor的数据类型不一致", ("x", "self"), lists) == []
+
+
+def test_ties_elements():
+    assert ties_elements(TIED) and ties_elements("该参数中所有tensor的数据类型一致。")
+    assert not ties_elements("数据类型与入参x的数据类型一致。")

@@ -1,0 +1,53 @@
+"""Rank rows: sentences that state no one limit over the tensors they name
+(sentence_limits.rank_limits: a dim's size, a relation between tensors' ranks, two limits each of
+its own tensors), and one row the table's rank ties split (merges.tie_ranks). Sentences and pages
+we wrote in the vendor's phrasing, with invented parameter names."""
+from __future__ import annotations
+
+import pytest
+from draft_facts import PRODUCTS, error, param
+
+from conformance.draft.emit import draft_spec
+from conformance.draft.facts import PageFacts, PrototypeParam
+from conformance.draft.sentence_limits import rank_limits
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+
+
+@pytest.mark.parametrize("text", [
+    "（a1、w、m）的任意一个维度等于0",  # a dim of size 0, not a rank
+    "a的维度不为4或w/b的维度非1",  # two limits, each of its own tensors
+    "v1和v2维度不为1，acc维度不为2",
+    "w的维度和a的需要作norm的维度不相同，或m的需要norm的维度不为1",  # a relation
+])
+def test_no_one_limit(text):
+    assert rank_limits(text) is None
+
+
+@pytest.mark.parametrize(("text", "limits"), [
+    ("a的维度不为3或4", {"ranks": [3, 4]}),
+    ("a、w的维度超过8维", {"max": 8}),
+    ("a的维度不为2维", {"ranks": [2]}),
+])
+def test_one_limit(text, limits):
+    assert rank_limits(text) == limits
+
+
+def test_a_row_the_tables_rank_ties_split_is_one_clause():
+    names = ("g", "a", "t", "gt")
+    proto = tuple(PrototypeParam(n, "aclTensor*", const=n != "gt", optional=False) for n in names)
+    own = ("g", "a")  # the others' rank cells say "与a一致"
+    params = tuple(param(n, i + 1, direction="output" if n == "gt" else "input", dtypes=("FLOAT",),
+                         rank=(1, 8) if n in own else None, rank_same_as=None if n in own else "a")
+                   for i, n in enumerate(names))
+    invalid = ("ACLNN_ERR_PARAM_INVALID", 161002)
+    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的g、a、t、gt是空指针。", 1),
+              error(*invalid, "a、t、gt的shape不一致。", 2),
+              error(*invalid, "g不能broadcast到a的shape。", 3),
+              error(*invalid, "g、a、t、gt维度大于8。", 4))
+    facts = PageFacts("aclnnToyTie", "toy/docs/aclnnToyTie.md", PRODUCTS[:1], proto, params, errors,
+                      deterministic=None)
+    d = draft_spec(facts, load_vocabulary(specs_dir() / VOCABULARY_FILE), "toy: x.md")
+    coded = [c for c in d.spec["constraints"]
+             if c["kind"] == "rank_in" and c["on_violation"] != "unspecified"]
+    assert [(c["params"], c.get("max"), c.get("same")) for c in coded] == [(["g", "a", "t", "gt"], 8, None)]
+    assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [True]
