@@ -5,10 +5,14 @@ length. Their codes come from the error rows; values the usage notes list withou
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
+from conformance.draft.string_values import StringValues, string_values
 from conformance.draft.usage import enumeration, enumeration_lines
+
+Review = Callable[..., None]
 
 
 def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]:
@@ -31,9 +35,9 @@ def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]
     return out
 
 
-def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
-    """value_in for int attributes: the usage notes' values, or the error row's range; the row's
-    code when it names the attribute."""
+def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Clause]:
+    """value_in for int attributes (the usage notes' values, or the error row's range) and string
+    ones (string_values.py); the row's code when it names the attribute."""
     documented = attribute_values(ctx)
     found: dict[str, dict[int, str]] = {}
     for name in ctx.of_kind("int"):
@@ -44,12 +48,14 @@ def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
             values = {v: str(v) for v in stated} if stated else None
         if values is not None:
             found[name] = values
+    strings = {n: v for n in ctx.of_kind("string") if (v := string_values(ctx.rows.get(n))) is not None}
+    covered = {*found, *strings}
     clauses = []
     for name, values in found.items():
         readings = [e for e in evidence if name in e.params]
         # a row naming a parameter no value clause covers ("roundMode、dstType不符合当前支持的值", a
-        # string roundMode) gives its code, but the row is not encoded: it says more
-        whole = [e for e in readings if set(e.params) <= set(found)]
+        # string roundMode whose notes list no plain set) gives its code, but the row is not encoded
+        whole = [e for e in readings if set(e.params) <= covered]
         if any(not v.lstrip("-").isdigit() for v in values.values()):  # named: 0('none')
             ctx.params[name]["values"] = dict(values)
         sentences = [*(e.sentence for e in readings), *([documented[name][1]] if name in documented else [])]
@@ -57,7 +63,26 @@ def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
                         "params": [name], "values": sorted(values),
                         "on_violation": readings[0].status if readings else "unspecified",
                         "_evidence": whole})
-    return clauses
+    return clauses + [_string_value_in(ctx, name, sv, evidence, covered, review)
+                      for name, sv in strings.items()]
+
+
+def _string_value_in(ctx: Context, name: str, sv: StringValues, evidence: list[Evidence],
+                     covered: set[str], review: Review) -> Clause:
+    """Broken by a name the set lacks; drawn over the set, or its first value alone where other
+    notes narrow it by other arguments (a guess, reviewed)."""
+    readings = [e for e in evidence if name in e.params]
+    ctx.used.add(sv.sentence)
+    clause = {"id": ctx.new_id("VALUE"), "source": source([*(e.sentence for e in readings), sv.sentence]),
+              "kind": "value_in", "params": [name], "values": list(sv.values),
+              "on_violation": readings[0].status if readings else "unspecified",
+              "_evidence": [e for e in readings if set(e.params) <= covered]}
+    if sv.narrowed:
+        clause["_draw"] = sv.values[:1]
+        review(Sentence(f"Drafted guess: other notes narrow the values of {name} by other arguments; "
+                        f"the draft draws {sv.values[0]!r} alone: check it holds for every draw",
+                        sv.sentence.where), doc="contract")
+    return clause
 
 
 def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:

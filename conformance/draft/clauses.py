@@ -119,7 +119,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
             *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
-            *attr_clauses.value_in(ctx, ev.get("value_in", [])),
+            *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
             *attr_clauses.interval(ctx, ev.get("interval", [])),

@@ -1,0 +1,121 @@
+"""Drafting attribute values: a string attribute's documented set (conformance/draft/string_values.py)
+becomes a value_in clause carrying the code of the error row naming it. Sentences and pages here
+are invented, written in the vendor's layout."""
+from __future__ import annotations
+
+import pytest
+from draft_facts import error, param, toy_dim
+
+from conformance.cases.oracle import explain
+from conformance.draft.emit import draft_spec
+from conformance.draft.facts import PrototypeParam
+from conformance.draft.pack import write_pack
+from conformance.draft.string_values import string_set, string_values
+from conformance.generate.build import broken_cases, build_case
+from conformance.generate.choosers import FixedChooser
+from conformance.generate.dry_run import load_operator
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir, vocabulary_for
+from conformance.spec.model import SpecSet
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ('mode仅支持{"keep", "floor"}。', ["keep", "floor"]),
+    ('支持{"up", "down", "even"}模式。', ["up", "down", "even"]),
+    ('支持["first", "last", "all"]。', ["first", "last", "all"]),
+    ('取值范围是：["up", "down"]。', ["up", "down"]),
+    ("支持“fast”和“exact”。", ["fast", "exact"]),
+    ('可配置为"fast"或者"exact"，其中"fast"代表近似计算。', ["fast", "exact"]),
+    ("支持取值up/down/even。", ["up", "down", "even"]),
+    ('当前仅支持"keep"。', ["keep"]),
+    ('支持"up"/"down"模式。', ["up", "down"]),
+])
+def test_a_plain_set_is_read(text, values):
+    assert string_set(text, "mode") == values
+
+
+@pytest.mark.parametrize("text", [
+    '当scale为0时，支持{"keep"}。',  # one branch, not the set
+    'scale为2时，仅支持{"keep"}。',
+    'other仅支持{"keep", "floor"}。',  # another parameter's set
+    '当前仅支持"fast"近似计算，"exact"精确计算。',  # values between words
+    '非空时仅支持取值"keep"。',
+    '支持{"keep", "floor"}，默认"keep"。',  # says more than the set
+    "支持up/down。",  # a bare a/b only after 取值
+    'FP16输入仅支持"keep"。',
+])
+def test_a_sentence_saying_more_than_the_set_is_not_read(text):
+    assert string_set(text, "mode") is None
+
+
+def _row(*usage: str):
+    return param("mode", 4, dtypes=(), formats=(), rank=None, noncontiguous=None, usage=usage)
+
+
+def test_other_notes_narrowing_the_set_are_seen():
+    plain = string_values(_row('mode仅支持{"keep", "floor"}。', '默认值为"keep"。'))
+    assert plain is not None and plain.values == ["keep", "floor"] and not plain.narrowed
+    narrowed = string_values(_row('支持{"keep", "floor"}。', 'self为INT8时，仅支持{"keep"}。'))
+    assert narrowed is not None and narrowed.narrowed
+    assert string_values(_row('当self为INT8时，支持{"keep"}。')) is None
+
+
+# -- a page: aclnnToyDim with a string attribute ---------------------------------------------------
+def _page(*usage: str, row: str = "mode、dim不在支持的范围之内。"):
+    base = toy_dim()
+    proto = (*base.prototype[:2], PrototypeParam("mode", "char*", const=True, optional=False),
+             base.prototype[2])
+    errors = (*base.errors, error("ACLNN_ERR_PARAM_INVALID", 161002, row, 4))
+    return toy_dim(prototype=proto, params=(*base.params, _row(*usage)), errors=errors)
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
+
+
+def _value(d, name):
+    return next(c for c in d.spec["constraints"] if c["kind"] == "value_in" and c["params"] == [name])
+
+
+def test_a_row_naming_a_documented_string_is_checkable(vocab):
+    d = draft_spec(_page('mode仅支持{"keep", "floor"}。', row="mode不在支持的范围之内。"), vocab, "toy: x.md")
+    clause = _value(d, "mode")
+    assert clause["values"] == ["keep", "floor"] and clause["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert clause["source"]["quote"] == 'mode不在支持的范围之内 / mode仅支持{"keep", "floor"}。'
+    assert d.spec["generate"]["draws"]["mode"] == {"sampled": ["keep", "floor"]}
+    assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [True]
+
+
+def test_a_narrowed_set_draws_its_first_value_and_says_so(vocab):
+    d = draft_spec(_page('支持{"keep", "floor"}。', 'self为FLOAT16时，仅支持{"keep"}。',
+                         row="mode不在支持的范围之内。"), vocab, "toy: x.md")
+    assert _value(d, "mode")["values"] == ["keep", "floor"]
+    assert d.spec["generate"]["draws"]["mode"] == {"sampled": ["keep"]}
+    reviews = [c["source"]["quote"] for c in d.spec["constraints"] if c["kind"] == "review"]
+    assert any("draws 'keep' alone" in q for q in reviews)
+    assert any("仅支持{\"keep\"}" in q for q in reviews)  # the narrowing note itself, unread
+
+
+def test_a_row_naming_an_attribute_without_a_set_stays_unchecked(vocab):
+    d = draft_spec(_page("取整方式。"), vocab, "toy: x.md")  # "mode、dim…": neither has a set
+    assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [False]
+
+
+def test_the_string_clause_loads_and_its_break_gets_the_code(vocab, tmp_path):
+    d = draft_spec(_page('mode仅支持{"keep", "floor"}。', row="mode不在支持的范围之内。"), vocab, "toy: x.md")
+    write_pack(tmp_path, [d])
+    pack_vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / f"{d.api}.yaml", pack_vocab)
+    specs = SpecSet(pack_vocab, {spec.api: spec}, pack_vocab.spec_version, "test")
+    product = spec.products[0]
+    dtype = spec.test_dtypes(product)[0]
+    for mode in ("min", "max"):
+        case = build_case(spec, pack_vocab, product, dtype, FixedChooser(mode))
+        assert explain(case, specs).expected == "success"
+    cid = _value(d, "mode")["id"]
+    cases = broken_cases(spec, pack_vocab, product, dtype, FixedChooser("max"), cid)
+    assert [c.args["mode"] for c in cases] == ["undocumented"]
+    for case in cases:
+        e = explain(case, specs)
+        assert e.expected == "error" and e.status == (161002,)
+
