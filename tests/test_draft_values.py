@@ -10,6 +10,7 @@ from conformance.cases.oracle import explain
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PrototypeParam
 from conformance.draft.pack import write_pack
+from conformance.draft.patterns import match
 from conformance.draft.string_values import string_set, string_values
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
@@ -28,6 +29,10 @@ from conformance.spec.model import SpecSet
     ("支持取值up/down/even。", ["up", "down", "even"]),
     ('当前仅支持"keep"。', ["keep"]),
     ('支持"up"/"down"模式。', ["up", "down"]),
+    ('计算方式。取值可以是"up"或"down"。', ["up", "down"]),  # one "。"-part of the cell
+    ('当前版本仅支持“keep”。', ["keep"]),
+    ('取整模式取值必须是""（表示不取整）、"2up"、"down"中的一种。', ["", "2up", "down"]),
+    ('支持"up"、"down"，传入空指针时，采用"up"模式。', ["up", "down"]),  # and an absent one's default
 ])
 def test_a_plain_set_is_read(text, values):
     assert string_set(text, "mode") == values
@@ -42,6 +47,8 @@ def test_a_plain_set_is_read(text, values):
     '支持{"keep", "floor"}，默认"keep"。',  # says more than the set
     "支持up/down。",  # a bare a/b only after 取值
     'FP16输入仅支持"keep"。',
+    '静态量化仅支持"keep"。',  # said of one mode
+    '支持"up"、"down"，传入空指针时，采用"even"模式。',  # a default the set lacks
 ])
 def test_a_sentence_saying_more_than_the_set_is_not_read(text):
     assert string_set(text, "mode") is None
@@ -57,6 +64,28 @@ def test_other_notes_narrowing_the_set_are_seen():
     narrowed = string_values(_row('支持{"keep", "floor"}。', 'self为INT8时，仅支持{"keep"}。'))
     assert narrowed is not None and narrowed.narrowed
     assert string_values(_row('当self为INT8时，支持{"keep"}。')) is None
+    unbranched = string_values(_row('支持取值keep/floor。', "当self为INT8时，支持取值keep。"))
+    assert unbranched is not None and unbranched.narrowed  # a bare value under a condition
+    elsewhere = ['当mode为"floor"时，out必须是nullptr。']  # another row ties a value to an argument
+    assert string_values(_row('支持{"keep", "floor"}。'), elsewhere).narrowed
+    assert not string_values(_row('支持{"keep", "floor"}。'), ['当other为"floor"时…']).narrowed
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ('mode的值不是"keep"或"floor"', ["keep", "floor"]),
+    ('传入的mode不属于""、"2up"以及"down"中的一种', ["", "2up", "down"]),
+    ("mode不为“keep”", ["keep"]),
+])
+def test_an_error_row_quoting_the_set_is_read(text, values):
+    found = match(text, ["mode", "self"])
+    assert found is not None and found.pattern == "string values"
+    assert found.params == ("mode",) and found.limits == {"strings": values}
+
+
+def test_an_error_row_saying_more_is_not_the_string_set():
+    assert match('mode的值不是"keep"或"floor"时，self不能为空', ["mode", "self"]) is None
+    found = match('mode的值不是"keep"，或self为空', ["mode", "self"])
+    assert found is None or found.pattern != "string values"
 
 
 # -- a page: aclnnToyDim with a string attribute ---------------------------------------------------
@@ -94,6 +123,15 @@ def test_a_narrowed_set_draws_its_first_value_and_says_so(vocab):
     reviews = [c["source"]["quote"] for c in d.spec["constraints"] if c["kind"] == "review"]
     assert any("draws 'keep' alone" in q for q in reviews)
     assert any("仅支持{\"keep\"}" in q for q in reviews)  # the narrowing note itself, unread
+
+
+def test_a_row_quoting_the_set_is_checkable_and_one_quoting_another_is_not(vocab):
+    same = draft_spec(_page('mode仅支持{"keep", "floor"}。', row='mode的值不是"keep"或"floor"。'),
+                      vocab, "toy: x.md")
+    assert [o.checkable for o in same.draft.outcomes if o.row == 3] == [True]
+    other = draft_spec(_page('mode仅支持{"keep", "floor"}。', row='mode的值不是"keep"。'), vocab, "toy: x.md")
+    assert [o.checkable for o in other.draft.outcomes if o.row == 3] == [False]
+    assert _value(other, "mode")["on_violation"] == "unspecified"
 
 
 def test_a_row_naming_an_attribute_without_a_set_stays_unchecked(vocab):

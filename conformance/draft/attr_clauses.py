@@ -48,7 +48,7 @@ def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
             values = {v: str(v) for v in stated} if stated else None
         if values is not None:
             found[name] = values
-    strings = {n: v for n in ctx.of_kind("string") if (v := string_values(ctx.rows.get(n))) is not None}
+    strings = _string_sets(ctx, evidence)
     covered = {*found, *strings}
     clauses = []
     for name, values in found.items():
@@ -67,21 +67,44 @@ def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
                       for name, sv in strings.items()]
 
 
+def _string_sets(ctx: Context, evidence: list[Evidence]) -> dict[str, StringValues]:
+    """Each string attribute's set: its row's plain set, else the one an error row naming it alone
+    quotes (drawn by its first value only: nothing says the others hold for every draw)."""
+    out = {}
+    for name in ctx.of_kind("string"):
+        row = ctx.rows.get(name)
+        own = {id(t) for t in ((row.description, *row.usage) if row is not None else ())}
+        notes = [t for r in ctx.facts.params for t in (r.description, *r.usage) if id(t) not in own]
+        elsewhere = [*(e.text.text for e in ctx.facts.errors), *(t.text for t in ctx.facts.constraints),
+                     *(t.text for t in notes)]
+        documented = string_values(row, elsewhere)
+        stated = next((e for e in evidence if e.params == (name,) and "strings" in e.limits), None)
+        if documented is not None:
+            out[name] = documented
+        elif stated is not None:
+            out[name] = StringValues(stated.limits["strings"], stated.sentence, narrowed=True)
+    return out
+
+
 def _string_value_in(ctx: Context, name: str, sv: StringValues, evidence: list[Evidence],
                      covered: set[str], review: Review) -> Clause:
-    """Broken by a name the set lacks; drawn over the set, or its first value alone where other
-    notes narrow it by other arguments (a guess, reviewed)."""
-    readings = [e for e in evidence if name in e.params]
+    """Broken by a name the set lacks; drawn over the set, or its first value alone where the page
+    narrows it by other arguments (a guess, reviewed)."""
+    # a row quoting other values than the notes ("不属于"a"、"b"中的一种" beside 支持{"a"}) is not it
+    readings = [e for e in evidence if name in e.params
+                and set(e.limits.get("strings", sv.values)) == set(sv.values)]
     ctx.used.add(sv.sentence)
-    clause = {"id": ctx.new_id("VALUE"), "source": source([*(e.sentence for e in readings), sv.sentence]),
+    quoted = [e.sentence for e in readings]
+    clause = {"id": ctx.new_id("VALUE"), "source": source([*quoted, *([] if sv.sentence in quoted
+                                                                          else [sv.sentence])]),
               "kind": "value_in", "params": [name], "values": list(sv.values),
               "on_violation": readings[0].status if readings else "unspecified",
               "_evidence": [e for e in readings if set(e.params) <= covered]}
     if sv.narrowed:
         clause["_draw"] = sv.values[:1]
-        review(Sentence(f"Drafted guess: other notes narrow the values of {name} by other arguments; "
-                        f"the draft draws {sv.values[0]!r} alone: check it holds for every draw",
-                        sv.sentence.where), doc="contract")
+        review(Sentence(f"Drafted guess: the page ties the values of {name} to other arguments (or "
+                        f"lists them in an error row only); the draft draws {sv.values[0]!r} alone: "
+                        "check it holds for every draw", sv.sentence.where), doc="contract")
     return clause
 
 

@@ -18,8 +18,10 @@ from conformance.draft.phrasings import (
     INTERVAL,
     NOT_EMPTY,
     OUT_OF_RANGE,
+    STRING_VALUES,
     element_sign_limits,
     interval_limits,
+    string_values_limits,
 )
 from conformance.draft.sentence_limits import (
     CAST,
@@ -130,6 +132,8 @@ PATTERNS: tuple[Pattern, ...] = (
             exclude=rx(r"维|shape|轴"), limits=length_limits),
     Pattern("value sign", ("sign",), SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
             exclude=rx(r"数值中|元素|存在|tensor|Tensor|维"), limits=sign_limits),
+    Pattern("string values", ("value_in",), STRING_VALUES, ("不属于", "中的一种", "不是"),
+            'mode的值不是"keep"或"floor"。', limits=string_values_limits),
     Pattern("value out of range", ("value_in",),
             rx(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
                 r"不符合要求|不合法|非法)$"),

@@ -4,6 +4,8 @@ interval, tensors refused when empty. Anchored at both ends, so a sentence sayin
 ("…小于0或者大于kernelSize") is none of them."""
 from __future__ import annotations
 
+import re
+
 from conformance.draft.sentence_limits import Limits, rx
 
 _NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
@@ -50,3 +52,18 @@ NOT_EMPTY = rx(rf"^(?:传入的|输入的?)?\s*{_NAMES}\s*(?:是|为)\s*{_EMPTY}
 # read as a dimension range only where its own row writes [-x.dim(), x.dim()-1] (attr_clauses)
 OUT_OF_RANGE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值)?\s*"
                    r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?)时?$")
+
+
+# "quantMode的值不是"static"或"dynamic"", "传入的fusedOpType不属于""、"add"以及"relu"中的一种",
+# "quantMode不为“dynamic”": a string attribute outside the values the sentence itself quotes
+_QV = r"[\"“”'‘’]\s*(?:[A-Za-z0-9_][A-Za-z0-9_\-]*)?\s*[\"“”'‘’]"
+STRING_VALUES = rx(rf"^(?:传入的|输入的?|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的值|的取值|参数)?\s*"
+                   rf"(?:不属于|不是|不为|不在|不等于)\s*({_QV}(?:\s*(?:、|,|，|或者|或|和|以及)\s*{_QV})*)\s*"
+                   r"(?:中的(?:一种|一个|任意一个)|之一|范围内|中)?$")
+
+
+def string_values_limits(text: str) -> Limits | None:
+    m = STRING_VALUES.search(text)
+    if m is None:
+        return None
+    return {"strings": list(dict.fromkeys(q.strip("\"“”'‘’ ") for q in re.findall(_QV, m[1])))}
