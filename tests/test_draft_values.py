@@ -157,3 +157,54 @@ def test_the_string_clause_loads_and_its_break_gets_the_code(vocab, tmp_path):
         e = explain(case, specs)
         assert e.expected == "error" and e.status == (161002,)
 
+
+
+# -- an int array of axes naming one axis twice ----------------------------------------------------
+@pytest.mark.parametrize("text", ["dims数组中元素重复", "dims中数值重复", "dims数组中的轴重复",
+                                  "dims指定的轴重复", "参数dims中存在重复"])
+def test_a_duplicates_row_is_read(text):
+    found = match(text, ["dims", "self"])
+    assert found is not None and found.pattern == "duplicates" and found.params == ("dims",)
+
+
+@pytest.mark.parametrize("text", ["dims中有值越界，或表示的轴有重复", "dims重复时，self不能为空"])
+def test_a_duplicates_row_saying_more_is_not_read(text):
+    found = match(text, ["dims", "self"])
+    assert found is None or found.pattern != "duplicates"
+
+
+def _axes_page(*rows: str):
+    base = toy_dim()
+    proto = tuple(PrototypeParam("dims", "aclIntArray*", const=True, optional=False) if p.name == "dim"
+                  else p for p in base.prototype)
+    dims = param("dims", 2, dtypes=(), formats=(), rank=None, noncontiguous=None,
+                 usage=("取值范围为[-self.dim(), self.dim()-1]。",))
+    params = tuple(dims if p.name == "dim" else p for p in base.params)
+    errors = (*base.errors[:1],
+              *(error("ACLNN_ERR_PARAM_INVALID", 161002, r, 2 + i) for i, r in enumerate(rows)))
+    return toy_dim(prototype=proto, params=params, errors=errors)
+
+
+def test_duplicate_axes_are_an_expr_clause_counting_axes_from_either_end(vocab, tmp_path):
+    d = draft_spec(_axes_page("dims数组中的维度超出self的维度范围。", "dims数组中元素重复。"), vocab,
+                   "toy: x.md")
+    clause = next(c for c in d.spec["constraints"] if "distinct" in " ".join(c.get("all", [])))
+    assert clause["all"] == ["len(distinct(dims, max(self.rank, 1))) == len(dims)"]
+    assert clause["break"] == {"dims": {"expr": "[0, 0]"}}
+    assert clause["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert [o.checkable for o in d.draft.outcomes if o.row == 2] == [True]
+    write_pack(tmp_path, [d])
+    pack_vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / f"{d.api}.yaml", pack_vocab)
+    specs = SpecSet(pack_vocab, {spec.api: spec}, pack_vocab.spec_version, "test")
+    product = spec.products[0]
+    dtype = spec.test_dtypes(product)[0]
+    cases = broken_cases(spec, pack_vocab, product, dtype, FixedChooser("max"), clause["id"])
+    assert [c.args["dims"] for c in cases] == [(0, 0)]
+    assert all(explain(c, specs).status == (161002,) for c in cases)
+
+
+def test_duplicate_axes_of_no_known_tensor_stay_unchecked(vocab):
+    d = draft_spec(_axes_page("dims数组中元素重复。"), vocab, "toy: x.md")  # no dimension-range row
+    assert not any("distinct" in " ".join(c.get("all", [])) for c in d.spec["constraints"])
+    assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [False]

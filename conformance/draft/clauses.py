@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from conformance.draft import (
     attr_clauses,
     behaviors,
+    distinct_clauses,
     merges,
     promotion_clauses,
     relations,
@@ -128,6 +129,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
+    built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from conformance.draft.phrasings import (
+    DUPLICATES,
     ELEMENT_SIGN,
     INTERVAL,
     NOT_EMPTY,
@@ -123,6 +124,7 @@ PATTERNS: tuple[Pattern, ...] = (
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
     Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
+    Pattern("duplicates", ("distinct",), DUPLICATES, ("重复",), "dims数组中元素重复。"),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
@@ -144,7 +146,6 @@ PATTERNS: tuple[Pattern, ...] = (
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
     ("shape condition", ("shape", "不满足", "约束", "条件"), "self与other的shape不满足约束。"),
-    ("duplicates", ("重复",), "dims数组中元素重复。"),
 )
 
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针

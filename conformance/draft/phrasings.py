@@ -67,3 +67,9 @@ def string_values_limits(text: str) -> Limits | None:
     if m is None:
         return None
     return {"strings": list(dict.fromkeys(q.strip("\"“”'‘’ ") for q in re.findall(_QV, m[1])))}
+
+
+# "dims数组中元素重复", "dim中数值重复", "axes数组中的轴重复", "dim指定的轴重复": an int array naming
+# one axis twice (the whole sentence; "…越界，或表示的轴有重复" says more)
+DUPLICATES = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:数组)?\s*(?:中|里|指定)?\s*的?\s*"
+                r"(?:数值|元素|值|数据|轴|维度)?\s*(?:有|存在)?\s*重复$")
