@@ -3,12 +3,14 @@ becomes a value_in clause carrying the code of the error row naming it. Sentence
 are invented, written in the vendor's layout."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from draft_facts import error, param, toy_dim
 
 from conformance.cases.oracle import explain
 from conformance.draft.emit import draft_spec
-from conformance.draft.facts import PrototypeParam
+from conformance.draft.facts import PrototypeParam, Sentence
 from conformance.draft.pack import write_pack
 from conformance.draft.patterns import match
 from conformance.draft.string_values import string_set, string_values
@@ -208,3 +210,39 @@ def test_duplicate_axes_of_no_known_tensor_stay_unchecked(vocab):
     d = draft_spec(_axes_page("dims数组中元素重复。"), vocab, "toy: x.md")  # no dimension-range row
     assert not any("distinct" in " ".join(c.get("all", [])) for c in d.spec["constraints"])
     assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [False]
+
+
+# -- one value: "yDtype不为0", "dilation的数值不等于1" ------------------------------------------------
+@pytest.mark.parametrize(("text", "value"), [("dim不为0", 0), ("dim的取值不为0", 0), ("dim的数值不等于1", 1)])
+def test_a_single_value_row_is_read(text, value):
+    found = match(text, ["dim", "self"])
+    assert found is not None and found.pattern == "single value" and found.limits["values"] == [value]
+
+
+@pytest.mark.parametrize("text", ["self的维度不为2", "dim不为0时，self不能为空", "dim不为0或1"])
+def test_a_row_saying_more_than_one_value_is_not_single(text):
+    found = match(text, ["dim", "self"])
+    assert found is None or found.pattern != "single value"
+
+
+def test_a_single_value_row_is_a_value_in_clause_unless_the_notes_say_otherwise(vocab):
+    base = toy_dim()  # without its dimension-range row: dim is drawn from its values
+    errors = (base.errors[0], base.errors[2], error("ACLNN_ERR_PARAM_INVALID", 161002, "dim不为0。", 4))
+    alone = draft_spec(toy_dim(errors=errors), vocab, "toy: x.md")
+    clause = _value(alone, "dim")
+    assert clause["values"] == [0] and clause["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert alone.spec["generate"]["draws"]["dim"] == {"sampled": [0]}
+    assert [o.checkable for o in alone.draft.outcomes if o.row == 2] == [True]
+    noted = tuple(replace(p, usage=(Sentence("取值为0、1。", p.where),)) if p.name == "dim" else p
+                  for p in base.params)
+    other = draft_spec(toy_dim(params=noted, errors=errors), vocab, "toy: x.md")
+    assert _value(other, "dim")["values"] == [0, 1]
+    assert [o.checkable for o in other.draft.outcomes if o.row == 2] == [False]
+
+
+def test_every_element_of_an_array_is_the_one_value(vocab):
+    d = draft_spec(_axes_page("dims的数值不等于1。"), vocab, "toy: x.md")
+    clause = next(c for c in d.spec["constraints"] if "max(dims) == 1" in " ".join(c.get("all", [])))
+    assert clause["all"] == ["len(dims) == 0 or (min(dims) == 1 and max(dims) == 1)"]
+    assert clause["break"] == {"dims": {"expr": "[2]"}}  # the array as drawn ([1]), every element 2
+    assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [True]

@@ -40,6 +40,7 @@ def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
     ones (string_values.py); the row's code when it names the attribute."""
     documented = attribute_values(ctx)
     found: dict[str, dict[int, str]] = {}
+    evidence = [e for e in evidence if _agrees(e, documented)]
     for name in ctx.of_kind("int"):
         readings = [e for e in evidence if name in e.params]
         values = documented[name][0] if name in documented else None
@@ -65,6 +66,14 @@ def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
                         "_evidence": whole})
     return clauses + [_string_value_in(ctx, name, sv, evidence, covered, review)
                       for name, sv in strings.items()]
+
+
+def _agrees(e: Evidence, documented: dict[str, tuple[dict[int, str], Sentence]]) -> bool:
+    """A row stating one value ("yDtype不为0") reads the attribute only where its notes list no
+    other set (a row and notes disagreeing are for a person)."""
+    name = e.params[0] if len(e.params) == 1 else None
+    return not (e.limits.get("single") and name in documented
+                and set(documented[name][0]) != set(e.limits["values"]))
 
 
 def _string_sets(ctx: Context, evidence: list[Evidence]) -> dict[str, StringValues]:

@@ -20,6 +20,7 @@ from conformance.draft import (
     promotion_clauses,
     relations,
     table_clauses,
+    value_rows,
 )
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
@@ -130,6 +131,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
     built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
+    built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
 
 

@@ -19,9 +19,11 @@ from conformance.draft.phrasings import (
     INTERVAL,
     NOT_EMPTY,
     OUT_OF_RANGE,
+    SINGLE_VALUE,
     STRING_VALUES,
     element_sign_limits,
     interval_limits,
+    single_value_limits,
     string_values_limits,
 )
 from conformance.draft.sentence_limits import (
@@ -125,6 +127,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
     Pattern("duplicates", ("distinct",), DUPLICATES, ("重复",), "dims数组中元素重复。"),
+    Pattern("single value", ("value_in", "elements_equal"), SINGLE_VALUE, ("不为", "不等于"),
+            "dilation的数值不等于1。", limits=single_value_limits),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),

@@ -73,3 +73,14 @@ def string_values_limits(text: str) -> Limits | None:
 # one axis twice (the whole sentence; "…越界，或表示的轴有重复" says more)
 DUPLICATES = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:数组)?\s*(?:中|里|指定)?\s*的?\s*"
                 r"(?:数值|元素|值|数据|轴|维度)?\s*(?:有|存在)?\s*重复$")
+
+
+# "yDtype不为0", "quantMode的取值不为0", "dilation的数值不等于1": one attribute (or every element of
+# an int array) that must be the one value written (the whole sentence)
+SINGLE_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值|内的数值|中的数值)?\s*"
+                  r"(?:不为|不是|不等于)\s*(-?\d+)$")
+
+
+def single_value_limits(text: str) -> Limits | None:
+    m = SINGLE_VALUE.search(text)
+    return {"values": [int(m[1])], "single": True} if m else None
