@@ -246,3 +246,18 @@ def test_every_element_of_an_array_is_the_one_value(vocab):
     assert clause["all"] == ["len(dims) == 0 or (min(dims) == 1 and max(dims) == 1)"]
     assert clause["break"] == {"dims": {"expr": "[2]"}}  # the array as drawn ([1]), every element 2
     assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [True]
+
+
+# -- a float attribute that must not be zero: "beta为0" -------------------------------------------
+def test_a_zero_row_on_a_float_is_a_nonzero_clause_drawn_positive(vocab):
+    base = toy_dim()
+    proto = (*base.prototype, PrototypeParam("beta", "float", const=True, optional=False))
+    beta = param("beta", 4, dtypes=(), formats=(), rank=None, noncontiguous=None)
+    errors = (*base.errors, error("ACLNN_ERR_PARAM_INVALID", 161002, "beta为0。", 4))
+    d = draft_spec(toy_dim(prototype=proto, params=(*base.params, beta), errors=errors), vocab, "toy: x.md")
+    clause = next(c for c in d.spec["constraints"] if c.get("all") == ["beta != 0"])
+    assert clause["break"] == {"beta": {"sampled": [0.0]}}
+    assert d.spec["generate"]["draws"]["beta"] == {"sampled": [0.5, 1.0]}
+    assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [True]
+    assert match("self为0", ["self"]).pattern == "zero value"  # read, but a tensor gets no clause
+    assert match("beta为0或1", ["beta"]) is None

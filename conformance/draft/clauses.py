@@ -132,6 +132,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *behaviors.page_behaviors(ctx)]
     built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
+    built += value_rows.nonzero(ctx, ev.get("nonzero", []))
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
 
 

@@ -84,3 +84,8 @@ SINGLE_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取�
 def single_value_limits(text: str) -> Limits | None:
     m = SINGLE_VALUE.search(text)
     return {"values": [int(m[1])], "single": True} if m else None
+
+
+# "alpha等于0", "beta为0": a float attribute (or host scalar) that must not be zero
+ZERO_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值)?\s*"
+                r"(?:等于|为|是)\s*0(?:\.0+)?$")
