@@ -35,6 +35,7 @@ from conformance.spec.model import SpecSet
     ('当前版本仅支持“keep”。', ["keep"]),
     ('取整模式取值必须是""（表示不取整）、"2up"、"down"中的一种。', ["", "2up", "down"]),
     ('支持"up"、"down"，传入空指针时，采用"up"模式。', ["up", "down"]),  # and an absent one's default
+    ('当前仅支持"fast"近似计算，"exact"精确计算。', ["fast", "exact"]),  # each value with its name
 ])
 def test_a_plain_set_is_read(text, values):
     assert string_set(text, "mode") == values
@@ -44,7 +45,7 @@ def test_a_plain_set_is_read(text, values):
     '当scale为0时，支持{"keep"}。',  # one branch, not the set
     'scale为2时，仅支持{"keep"}。',
     'other仅支持{"keep", "floor"}。',  # another parameter's set
-    '当前仅支持"fast"近似计算，"exact"精确计算。',  # values between words
+    '可选"fast"近似计算，"exact"精确计算。',  # values with their names: only as what is supported
     '非空时仅支持取值"keep"。',
     '支持{"keep", "floor"}，默认"keep"。',  # says more than the set
     "支持up/down。",  # a bare a/b only after 取值

@@ -21,6 +21,7 @@ _WORD = r"[A-Za-z_][A-Za-z0-9_\-]*"
 _VALUE = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"  # a quoted value may start with a digit: "16cast32"
 _QUOTED = rf"{_Q}\s*{_VALUE}\s*{_Q}"
 _QUOTED_OR_EMPTY = rf"{_Q}\s*(?:{_VALUE})?\s*{_Q}(?:\s*[（(][^）)]{{0,20}}[）)])?"  # '""（表示不做融合）'
+_NOUN = r"[\u4e00-\u9fff]{1,8}"  # '"dynamic"动态量化，"static"静态量化': each value and its name
 _SEP = r"\s*(?:、|,|，|/|\||或者|或|和|以及)\s*"
 _LEAD = (r"(?:当前|目前)?(?:版本)?(?:仅|只)?支持(?:取值为?|传入|配置为?)?|取值范围(?:是|为)?|"
          r"取值(?:仅|只)?(?:为|支持)|取值(?:可以|必须)是|可以是|必须是|可配置为|可选值为|可选值|可选")
@@ -29,8 +30,9 @@ _LEAD = (r"(?:当前|目前)?(?:版本)?(?:仅|只)?支持(?:取值为?|传入|�
 _SUBJECT = re.compile(rf"^\s*(?:({_WORD})\s*)?(?:参数|的)?(?:[\u4e00-\u9fff]{{1,6}})?\s*(?:的?取值)?\s*$")
 _NOT_SUBJECT = re.compile(r"时|当(?!前)|若|如果|对于|下|中|输入|输出|数据|类型|场景|为|是|在|和|与|非")
 _LIST = re.compile(
-    rf"({_LEAD})\s*[:：]?\s*(?:[{{\[]\s*({_QUOTED}(?:{_SEP}{_QUOTED})*)\s*[}}\]]|"
-    rf"({_QUOTED_OR_EMPTY}(?:{_SEP}{_QUOTED_OR_EMPTY})*)|({_WORD}(?:\s*/\s*{_WORD})+))")
+    rf"({_LEAD})\s*[:：]?\s*(?:[{{\[]\s*(?P<braced>{_QUOTED}(?:{_SEP}{_QUOTED})*)\s*[}}\]]|"
+    rf"(?P<named>{_QUOTED}{_NOUN}(?:[，、,]\s*{_QUOTED}{_NOUN})+)|"
+    rf"(?P<quoted>{_QUOTED_OR_EMPTY}(?:{_SEP}{_QUOTED_OR_EMPTY})*)|(?P<bare>{_WORD}(?:\s*/\s*{_WORD})+))")
 _TAIL = re.compile(r"^\s*(?:中的(?:一种|一个)|之一)?\s*(?:(?:等|这|几|两|三|四|五)?种?)?(?:模式|方式|取值)?"
                    r"\s*(?:[，,；;。]|$)")
 # an optional argument's default, said after the set ("传入空指针时，采用"rint"模式"): no more
@@ -59,10 +61,12 @@ def _plain_set(text: str, owner: str) -> list[str] | None:
     if re.search(r"[\u4e00-\u9fff]", before.replace("当前", "").replace("版本", "").replace("参数", "")) \
             and not m[1].startswith("取值"):
         return None  # "静态量化仅支持…" is said of one mode; "融合模式取值必须是…" of the attribute
-    if m[4] is not None and not m[1].endswith(("取值", "取值为")):
+    if m["named"] is not None and not m[1].endswith("支持"):
+        return None  # values with their names only as what is supported
+    if m["bare"] is not None and not m[1].endswith(("取值", "取值为")):
         return None  # a bare "a/b/c" only where the lead says these are its values
-    listed = m[2] or m[3] or m[4]
-    if m[3] is not None:
+    listed = m["braced"] or m["named"] or m["quoted"] or m["bare"]
+    if m["braced"] is None and m["bare"] is None:
         values = [q.strip("\"“”'‘’ ") for q in re.findall(rf"{_Q}\s*(?:{_VALUE})?\s*{_Q}", listed)]
     else:
         values = re.findall(_VALUE, listed)
