@@ -67,6 +67,9 @@ def test_other_notes_narrowing_the_set_are_seen():
     narrowed = string_values(_row('支持{"keep", "floor"}。', 'self为INT8时，仅支持{"keep"}。'))
     assert narrowed is not None and narrowed.narrowed
     assert string_values(_row('当self为INT8时，支持{"keep"}。')) is None
+    said_with_default = string_values(_row('支持{"keep", "floor"}。',
+                                           '取整时仅支持整数，传入空指针时代表"keep"。'))
+    assert said_with_default.narrowed  # a restriction beside the default is still one
     unbranched = string_values(_row('支持取值keep/floor。', "当self为INT8时，支持取值keep。"))
     assert unbranched is not None and unbranched.narrowed  # a bare value under a condition
     elsewhere = ['当mode为"floor"时，out必须是nullptr。']  # another row ties a value to an argument

@@ -91,15 +91,15 @@ class StringValues:
 
 _NARROWING = re.compile(r"(?:仅|只|不)支持|必须")
 _BRANCH = re.compile(r"时|下|对于|若|当|如果")
-_DEFAULT = re.compile(r"默认|传入空指针|为空指针时")  # an absent argument's value: no narrowing
+_DEFAULT = re.compile(r"默认|传入空指针|为空指针时")  # an absent argument's value, no condition
 
 
 def _narrows(text: str, values: list[str]) -> bool:
     """A sentence naming some of the values under a condition, or restricting them."""
-    if _DEFAULT.search(text):
-        return False
     named = {w for w in re.findall(_WORD, text) if w in values} or re.search(_QUOTED, text)
-    return bool(_NARROWING.search(text) and (named or "支持" in text) or named and _BRANCH.search(text))
+    if _NARROWING.search(text):  # "静态量化仅支持per_tensor量化…，传入空指针时代表动态量化" too
+        return True
+    return bool(named and _BRANCH.search(text) and not _DEFAULT.search(text))
 
 
 def string_values(row: ParamRow | None, elsewhere: Iterable[str] = ()) -> StringValues | None:
