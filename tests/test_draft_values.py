@@ -210,8 +210,14 @@ def test_duplicate_axes_are_an_expr_clause_counting_axes_from_either_end(vocab, 
     assert all(explain(c, specs).status == (161002,) for c in cases)
 
 
-def test_duplicate_axes_of_no_known_tensor_stay_unchecked(vocab):
-    d = draft_spec(_axes_page("dims数组中元素重复。"), vocab, "toy: x.md")  # no dimension-range row
+def test_duplicate_axes_take_their_tensor_from_the_notes_else_stay_unchecked(vocab):
+    d = draft_spec(_axes_page("dims数组中元素重复。"), vocab, "toy: x.md")  # the notes' [-self.dim(), …]
+    texts = [" ".join(c.get("all", [])) for c in d.spec["constraints"]]
+    assert any("distinct(dims, max(self.rank, 1))" in t for t in texts)
+    assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [True]
+    page = _axes_page("dims数组中元素重复。")
+    bare = tuple(replace(p, usage=()) if p.name == "dims" else p for p in page.params)
+    d = draft_spec(replace(page, params=bare), vocab, "toy: x.md")  # no range anywhere
     assert not any("distinct" in " ".join(c.get("all", [])) for c in d.spec["constraints"])
     assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [False]
 

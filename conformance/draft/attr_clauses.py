@@ -128,7 +128,7 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
         inputs = [t for t in tensors if ctx.params[t]["role"] == "input"]
         tensor = (named_tensors or inputs or [None])[0]
         if e.limits.get("documented"):  # "dim越界": the range its own row writes, or none
-            tensor = _documented_dim(ctx, named_attrs[0]) if len(named_attrs) == len(e.params) == 1 else None
+            tensor = documented_dim(ctx, named_attrs[0]) if len(named_attrs) == len(e.params) == 1 else None
         if len(named_attrs) == 1 and tensor is not None:
             found.setdefault((named_attrs[0], tensor), []).append(e)
     clauses = []
@@ -154,7 +154,7 @@ _DIM_RANGE = re.compile(r"\[\s*-\s*([A-Za-z_][A-Za-z0-9_]*)\.dim\(\)\s*[,，]\s*
                         r"(?:-\s*1\s*\]|\))")
 
 
-def _documented_dim(ctx: Context, attr: str) -> str | None:
+def documented_dim(ctx: Context, attr: str) -> str | None:
     """The tensor whose dimensions the attribute's row says it ranges over: "取值范围为[-x.dim(),
     x.dim()-1]" (or "[-x.dim(), x.dim())") in its description or usage notes."""
     row = ctx.rows.get(attr)
