@@ -271,3 +271,13 @@ def test_a_zero_row_on_a_float_is_a_nonzero_clause_drawn_positive(vocab):
     assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [True]
     assert match("self为0", ["self"]).pattern == "zero value"  # read, but a tensor gets no clause
     assert match("beta为0或1", ["beta"]) is None
+
+
+def test_quoted_names_never_encode_an_int_attribute(vocab):
+    base = toy_dim()
+    noted = tuple(replace(p, usage=(Sentence("取值为0、1。", p.where),)) if p.name == "dim" else p
+                  for p in base.params)
+    errors = (base.errors[0], error("ACLNN_ERR_PARAM_INVALID", 161002, 'dim的值不是"keep"或"floor"。', 2))
+    d = draft_spec(toy_dim(params=noted, errors=errors), vocab, "toy: x.md")
+    assert _value(d, "dim")["on_violation"] == "unspecified"
+    assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [False]

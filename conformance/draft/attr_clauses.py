@@ -40,7 +40,10 @@ def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
     ones (string_values.py); the row's code when it names the attribute."""
     documented = attribute_values(ctx)
     found: dict[str, dict[int, str]] = {}
-    evidence = [e for e in evidence if _agrees(e, documented)]
+    strings = _string_sets(ctx, evidence)
+    # quoted names are a string's values, never an int's ("quantMode的值不是"static"" on an int)
+    evidence = [e for e in evidence if _agrees(e, documented)
+                and ("strings" not in e.limits or set(e.params) <= set(strings))]
     for name in ctx.of_kind("int"):
         readings = [e for e in evidence if name in e.params]
         values = documented[name][0] if name in documented else None
@@ -49,7 +52,6 @@ def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
             values = {v: str(v) for v in stated} if stated else None
         if values is not None:
             found[name] = values
-    strings = _string_sets(ctx, evidence)
     covered = {*found, *strings}
     clauses = []
     for name, values in found.items():
