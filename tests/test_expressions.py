@@ -67,3 +67,13 @@ def test_explain_names_the_values():
     e = Expression("x.rank == 2 and reduction in (0, 1)", NAMES)
     assert e.explain({"x": TensorMeta((2, 4, 1), "FLOAT"), "reduction": 7}) == \
         "x.rank == 2 and reduction in (0, 1) does not hold (x.rank=3, reduction=7)"
+
+
+def test_distinct_drops_repeats_and_counts_axes_from_either_end():
+    x = TensorMeta((2, 3), "FLOAT")
+    assert ev("distinct(padding)", padding=(1, 0, 1)) == [1, 0]
+    assert ev("len(distinct(padding)) == len(padding)", padding=(0, 1)) is True
+    assert ev("len(distinct(padding, x.rank)) == len(padding)", x=x, padding=(1, -1)) is False
+    assert ev("distinct(padding, x.rank)", x=x, padding=(-2, 0, -1)) == [0, 1]
+    with pytest.raises(ExprError, match="not positive"):
+        ev("distinct(padding, 0)", padding=(1,))

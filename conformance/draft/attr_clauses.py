@@ -5,10 +5,14 @@ length. Their codes come from the error rows; values the usage notes list withou
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
+from conformance.draft.string_values import StringValues, string_values
 from conformance.draft.usage import enumeration, enumeration_lines
+
+Review = Callable[..., None]
 
 
 def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]:
@@ -31,11 +35,15 @@ def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]
     return out
 
 
-def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
-    """value_in for int attributes: the usage notes' values, or the error row's range; the row's
-    code when it names the attribute."""
+def value_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Clause]:
+    """value_in for int attributes (the usage notes' values, or the error row's range) and string
+    ones (string_values.py); the row's code when it names the attribute."""
     documented = attribute_values(ctx)
     found: dict[str, dict[int, str]] = {}
+    strings = _string_sets(ctx, evidence)
+    # quoted names are a string's values, never an int's ("quantMode的值不是"static"" on an int)
+    evidence = [e for e in evidence if _agrees(e, documented)
+                and ("strings" not in e.limits or set(e.params) <= set(strings))]
     for name in ctx.of_kind("int"):
         readings = [e for e in evidence if name in e.params]
         values = documented[name][0] if name in documented else None
@@ -44,12 +52,13 @@ def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
             values = {v: str(v) for v in stated} if stated else None
         if values is not None:
             found[name] = values
+    covered = {*found, *strings}
     clauses = []
     for name, values in found.items():
         readings = [e for e in evidence if name in e.params]
         # a row naming a parameter no value clause covers ("roundMode、dstType不符合当前支持的值", a
-        # string roundMode) gives its code, but the row is not encoded: it says more
-        whole = [e for e in readings if set(e.params) <= set(found)]
+        # string roundMode whose notes list no plain set) gives its code, but the row is not encoded
+        whole = [e for e in readings if set(e.params) <= covered]
         if any(not v.lstrip("-").isdigit() for v in values.values()):  # named: 0('none')
             ctx.params[name]["values"] = dict(values)
         sentences = [*(e.sentence for e in readings), *([documented[name][1]] if name in documented else [])]
@@ -57,7 +66,57 @@ def value_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
                         "params": [name], "values": sorted(values),
                         "on_violation": readings[0].status if readings else "unspecified",
                         "_evidence": whole})
-    return clauses
+    return clauses + [_string_value_in(ctx, name, sv, evidence, covered, review)
+                      for name, sv in strings.items()]
+
+
+def _agrees(e: Evidence, documented: dict[str, tuple[dict[int, str], Sentence]]) -> bool:
+    """A row stating one value ("yDtype不为0") reads the attribute only where its notes list no
+    other set (a row and notes disagreeing are for a person)."""
+    name = e.params[0] if len(e.params) == 1 else None
+    return not (e.limits.get("single") and name in documented
+                and set(documented[name][0]) != set(e.limits["values"]))
+
+
+def _string_sets(ctx: Context, evidence: list[Evidence]) -> dict[str, StringValues]:
+    """Each string attribute's set: its row's plain set, else the one an error row naming it alone
+    quotes (drawn by its first value only: nothing says the others hold for every draw)."""
+    out = {}
+    for name in ctx.of_kind("string"):
+        row = ctx.rows.get(name)
+        own = {id(t) for t in ((row.description, *row.usage) if row is not None else ())}
+        notes = [t for r in ctx.facts.params for t in (r.description, *r.usage) if id(t) not in own]
+        elsewhere = [*(e.text.text for e in ctx.facts.errors), *(t.text for t in ctx.facts.constraints),
+                     *(t.text for t in notes)]
+        documented = string_values(row, elsewhere)
+        stated = next((e for e in evidence if e.params == (name,) and "strings" in e.limits), None)
+        if documented is not None:
+            out[name] = documented
+        elif stated is not None:
+            out[name] = StringValues(stated.limits["strings"], stated.sentence, narrowed=True)
+    return out
+
+
+def _string_value_in(ctx: Context, name: str, sv: StringValues, evidence: list[Evidence],
+                     covered: set[str], review: Review) -> Clause:
+    """Broken by a name the set lacks; drawn over the set, or its first value alone where the page
+    narrows it by other arguments (a guess, reviewed)."""
+    # a row quoting other values than the notes ("不属于"a"、"b"中的一种" beside 支持{"a"}) is not it
+    readings = [e for e in evidence if name in e.params
+                and set(e.limits.get("strings", sv.values)) == set(sv.values)]
+    ctx.used.add(sv.sentence)
+    quoted = [e.sentence for e in readings]
+    clause = {"id": ctx.new_id("VALUE"), "source": source([*quoted, *([] if sv.sentence in quoted
+                                                                          else [sv.sentence])]),
+              "kind": "value_in", "params": [name], "values": list(sv.values),
+              "on_violation": readings[0].status if readings else "unspecified",
+              "_evidence": [e for e in readings if set(e.params) <= covered]}
+    if sv.narrowed:
+        clause["_draw"] = sv.values[:1]
+        review(Sentence(f"Drafted guess: the page ties the values of {name} to other arguments (or "
+                        f"lists them in an error row only); the draft draws {sv.values[0]!r} alone: "
+                        "check it holds for every draw", sv.sentence.where), doc="contract")
+    return clause
 
 
 def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
@@ -71,7 +130,7 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
         inputs = [t for t in tensors if ctx.params[t]["role"] == "input"]
         tensor = (named_tensors or inputs or [None])[0]
         if e.limits.get("documented"):  # "dim越界": the range its own row writes, or none
-            tensor = _documented_dim(ctx, named_attrs[0]) if len(named_attrs) == len(e.params) == 1 else None
+            tensor = documented_dim(ctx, named_attrs[0]) if len(named_attrs) == len(e.params) == 1 else None
         if len(named_attrs) == 1 and tensor is not None:
             found.setdefault((named_attrs[0], tensor), []).append(e)
     clauses = []
@@ -97,7 +156,7 @@ _DIM_RANGE = re.compile(r"\[\s*-\s*([A-Za-z_][A-Za-z0-9_]*)\.dim\(\)\s*[,，]\s*
                         r"(?:-\s*1\s*\]|\))")
 
 
-def _documented_dim(ctx: Context, attr: str) -> str | None:
+def documented_dim(ctx: Context, attr: str) -> str | None:
     """The tensor whose dimensions the attribute's row says it ranges over: "取值范围为[-x.dim(),
     x.dim()-1]" (or "[-x.dim(), x.dim())") in its description or usage notes."""
     row = ctx.rows.get(attr)

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field, replace
 from conformance.draft import (
     attr_clauses,
     behaviors,
+    distinct_clauses,
     merges,
     promotion_clauses,
     relations,
     table_clauses,
+    value_rows,
 )
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
@@ -119,7 +121,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
             *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
-            *attr_clauses.value_in(ctx, ev.get("value_in", [])),
+            *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
             *attr_clauses.interval(ctx, ev.get("interval", [])),
@@ -128,6 +130,9 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
+    built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
+    built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
+    built += value_rows.nonzero(ctx, ev.get("nonzero", []))
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, relations.break_free_last(built))))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from conformance.draft.facts import PageError, PageFacts, ParamRow, Sentence, Where
 from conformance.draft.list_kinds import quoted_values
+from conformance.draft.string_values import string_values
 from conformance.spec.vocabulary import Vocabulary
 
 Clause = dict[str, Any]
@@ -132,7 +133,7 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
         kind = KINDS.get(p.ctype)
         row = rows.get(p.name)
         if kind is None or kind == "string" and not (p.optional or row is not None and row.optional
-                                                     or quoted_values(row)):
+                                                     or quoted_values(row) or string_values(row)):
             omitted[p.name] = p.ctype  # (a required string whose values the page never quotes)
             continue
         output = row.direction == "output" if row is not None else not p.const

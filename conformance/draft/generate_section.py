@@ -37,7 +37,8 @@ def _dim_bound(s: Shapes, clauses: list[Clause], name: str) -> str | None:
 def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tuple[dict[str, Any], bool]:
     """(the draw, guessed) of a non-tensor parameter."""
     kind = ctx.params[name]["kind"]
-    values = next((c["values"] for c in clauses if c["kind"] == "value_in" and name in c["params"]), None)
+    values = next((c.get("_draw", c["values"]) for c in clauses
+                   if c["kind"] == "value_in" and name in c["params"]), None)
     text = list_kinds.attribute(kind, name, ctx.rows.get(name), values)
     if text is not None:
         return text

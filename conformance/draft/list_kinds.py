@@ -8,8 +8,9 @@ broadcastable) or an expression reading a list as one tensor (``x.rank``) cannot
 beside tensors: such a clause is left for review. A scalar is drawn like a float attribute, its
 dtype from its own dtype_in clause. A string is drawn from the values its row writes in braces
 (``仅支持{"none", "tanh"}``): the first only, since later sentences often narrow the set by other
-arguments, and a review says it is a guess; a required string whose row quotes none cannot be
-drawn, so the parameter is left out (context.py).
+arguments, and a review says it is a guess (a plain set no note narrows, string_values.py, is a
+value_in clause drawn whole); a required string whose row quotes none cannot be drawn, so the
+parameter is left out (context.py).
 """
 from __future__ import annotations
 

@@ -14,12 +14,18 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from conformance.draft.phrasings import (
+    DUPLICATES,
     ELEMENT_SIGN,
     INTERVAL,
     NOT_EMPTY,
     OUT_OF_RANGE,
+    SINGLE_VALUE,
+    STRING_VALUES,
+    ZERO_VALUE,
     element_sign_limits,
     interval_limits,
+    single_value_limits,
+    string_values_limits,
 )
 from conformance.draft.sentence_limits import (
     CAST,
@@ -121,6 +127,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
     Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
+    Pattern("duplicates", ("distinct",), DUPLICATES, ("重复",), "dims数组中元素重复。"),
+    Pattern("single value", ("value_in", "elements_equal"), SINGLE_VALUE, ("不为", "不等于"),
+            "dilation的数值不等于1。", limits=single_value_limits),
+    Pattern("zero value", ("nonzero",), ZERO_VALUE, ("等于0", "为0"), "alpha等于0。"),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
@@ -130,6 +140,8 @@ PATTERNS: tuple[Pattern, ...] = (
             exclude=rx(r"维|shape|轴"), limits=length_limits),
     Pattern("value sign", ("sign",), SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
             exclude=rx(r"数值中|元素|存在|tensor|Tensor|维"), limits=sign_limits),
+    Pattern("string values", ("value_in",), STRING_VALUES, ("不属于", "中的一种", "不是"),
+            'mode的值不是"keep"或"floor"。', limits=string_values_limits),
     Pattern("value out of range", ("value_in",),
             rx(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
                 r"不符合要求|不合法|非法)$"),
@@ -140,7 +152,6 @@ PATTERNS: tuple[Pattern, ...] = (
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
     ("shape condition", ("shape", "不满足", "约束", "条件"), "self与other的shape不满足约束。"),
-    ("duplicates", ("重复",), "dims数组中元素重复。"),
 )
 
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针

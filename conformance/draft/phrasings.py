@@ -4,6 +4,8 @@ interval, tensors refused when empty. Anchored at both ends, so a sentence sayin
 ("…小于0或者大于kernelSize") is none of them."""
 from __future__ import annotations
 
+import re
+
 from conformance.draft.sentence_limits import Limits, rx
 
 _NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
@@ -50,3 +52,40 @@ NOT_EMPTY = rx(rf"^(?:传入的|输入的?)?\s*{_NAMES}\s*(?:是|为)\s*{_EMPTY}
 # read as a dimension range only where its own row writes [-x.dim(), x.dim()-1] (attr_clauses)
 OUT_OF_RANGE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值)?\s*"
                    r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?)时?$")
+
+
+# "quantMode的值不是"static"或"dynamic"", "传入的fusedOpType不属于""、"add"以及"relu"中的一种",
+# "quantMode不为“dynamic”": a string attribute outside the values the sentence itself quotes
+_QV = r"[\"“”'‘’]\s*(?:[A-Za-z0-9_][A-Za-z0-9_\-]*)?\s*[\"“”'‘’]"
+STRING_VALUES = rx(rf"^(?:传入的|输入的?|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的值|的取值|参数)?\s*"
+                   rf"(?:不属于|不是|不为|不在|不等于)\s*({_QV}(?:\s*(?:、|,|，|或者|或|和|以及)\s*{_QV})*)\s*"
+                   r"(?:中的(?:一种|一个|任意一个)|之一|范围内|中)?$")
+
+
+def string_values_limits(text: str) -> Limits | None:
+    m = STRING_VALUES.search(text)
+    if m is None:
+        return None
+    return {"strings": list(dict.fromkeys(q.strip("\"“”'‘’ ") for q in re.findall(_QV, m[1])))}
+
+
+# "dims数组中元素重复", "dim中数值重复", "axes数组中的轴重复", "dim指定的轴重复": an int array naming
+# one axis twice (the whole sentence; "…越界，或表示的轴有重复" says more)
+DUPLICATES = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:数组)?\s*(?:中|里|指定)?\s*的?\s*"
+                r"(?:数值|元素|值|数据|轴|维度)?\s*(?:有|存在)?\s*重复$")
+
+
+# "yDtype不为0", "quantMode的取值不为0", "dilation的数值不等于1": one attribute (or every element of
+# an int array) that must be the one value written (the whole sentence)
+SINGLE_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值|内的数值|中的数值)?\s*"
+                  r"(?:不为|不是|不等于)\s*(-?\d+)$")
+
+
+def single_value_limits(text: str) -> Limits | None:
+    m = SINGLE_VALUE.search(text)
+    return {"values": [int(m[1])], "single": True} if m else None
+
+
+# "alpha等于0", "beta为0": a float attribute (or host scalar) that must not be zero
+ZERO_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值)?\s*"
+                r"(?:等于|为|是)\s*0(?:\.0+)?$")

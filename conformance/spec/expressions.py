@@ -33,10 +33,19 @@ def _broadcastable(*shapes: Any) -> bool:
     return True
 
 
+def _distinct(values: Any, modulus: int | None = None) -> list[Any]:
+    """The distinct elements of ``values`` in order; with ``modulus``, taken modulo it first (the
+    axes ``[1, -1]`` of a rank-2 tensor are one axis: ``distinct(dims, x.rank)`` is ``[1]``)."""
+    if modulus is not None and int(modulus) <= 0:
+        raise ExprError(f"distinct: modulus {modulus} is not positive")
+    return list(dict.fromkeys(v % int(modulus) if modulus is not None else v for v in values))
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len, "min": min, "max": max, "abs": abs, "all": all, "any": any, "sum": sum,
     "prod": math.prod, "broadcast": _broadcast, "broadcastable": _broadcastable,
     "present": lambda value: value is not None,  # an optional argument was given (not null)
+    "distinct": _distinct,
 }
 ATTRIBUTES = frozenset({"shape", "rank", "numel", "dtype", "format", "strides", "offset", "contiguous",
                         "value"})  # (value: a scalar argument's number)

@@ -1,0 +1,30 @@
+"""An int array of axes naming one axis twice ("dims数组中元素重复", "axes数组中的轴重复"): an
+``expr`` clause ``len(distinct(dims, max(x.rank, 1))) == len(dims)``, the axes taken modulo the
+rank of the tensor they index (``[1, -1]`` of a rank-2 tensor is one axis twice). That tensor is
+the one a dimension-range clause gives the array (attr_clauses.dim_range), else the one its notes
+write the range over ("[-self.dim(), self.dim()-1]"); an array with neither is left for review.
+Broken by ``[0, 0]``: axis 0 twice, within every rank's range."""
+from __future__ import annotations
+
+from conformance.draft.attr_clauses import documented_dim
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+
+
+def distinct(ctx: Context, evidence: list[Evidence], built: list[Clause]) -> list[Clause]:
+    """One clause per array a duplicates sentence names alone."""
+    axes_of = {c["_dim"][0]: c["_dim"][1] for c in built if "_dim" in c}
+    clauses = []
+    for e in evidence:
+        if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array"):
+            continue
+        attr = e.params[0]
+        tensor = axes_of.get(attr) or documented_dim(ctx, attr)
+        if tensor is None or not expressible(attr, tensor):
+            continue
+        text = f"len(distinct({attr}, max({tensor}.rank, 1))) == len({attr})"
+        if ctx.params[attr].get("optional"):
+            text = f"not present({attr}) or {text}"
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                        "all": [text], "on_violation": e.status, "_evidence": [e],
+                        "break": {attr: {"expr": "[0, 0]"}}})
+    return clauses

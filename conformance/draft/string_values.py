@@ -1,0 +1,127 @@
+"""A string (``char*``) attribute's documented values, read from one plain sentence of its row:
+``approximate仅支持{"none", "tanh"}``, ``支持["mean", "sum", "none"]``, ``取值范围是：["rint",
+"round"]``, ``支持“dynamic”和“static”``, ``可配置为"none"或者"tanh"``, ``支持取值round/ceil/trunc``.
+
+Only a sentence that is the set and nothing more is read: no condition before it ("当dstType为40
+时，支持{…}" is one branch, not the set), no other parameter as its subject, nothing after it but
+words about the values it lists. A row whose other sentences name values or narrow them ("dstType
+为34时，仅支持{"round"}") is ``narrowed``: the set holds, but only its first value is safe to draw.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from conformance.draft.facts import ParamRow, Sentence
+from conformance.draft.patterns import is_conditional
+
+_Q = r"[\"“”'‘’]"
+_WORD = r"[A-Za-z_][A-Za-z0-9_\-]*"
+_VALUE = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"  # a quoted value may start with a digit: "16cast32"
+_QUOTED = rf"{_Q}\s*{_VALUE}\s*{_Q}"
+_QUOTED_OR_EMPTY = rf"{_Q}\s*(?:{_VALUE})?\s*{_Q}(?:\s*[（(][^）)]{{0,20}}[）)])?"  # '""（表示不做融合）'
+_NOUN = r"[\u4e00-\u9fff]{1,8}"  # '"dynamic"动态量化，"static"静态量化': each value and its name
+_SEP = r"\s*(?:、|,|，|/|\||或者|或|和|以及)\s*"
+_LEAD = (r"(?:当前|目前)?(?:版本)?(?:仅|只)?支持(?:取值为?|传入|配置为?)?|取值范围(?:是|为)?|"
+         r"取值(?:仅|只)?(?:为|支持)|取值(?:可以|必须)是|可以是|必须是|可配置为|可选值为|可选值|可选")
+# what may stand before the lead: the attribute's name, "当前(版本)", or a short noun naming it
+# ("融合模式取值必须是…"), never a condition, a data type or another parameter
+_SUBJECT = re.compile(rf"^\s*(?:({_WORD})\s*)?(?:参数|的)?(?:[\u4e00-\u9fff]{{1,6}})?\s*(?:的?取值)?\s*$")
+_NOT_SUBJECT = re.compile(r"时|当(?!前)|若|如果|对于|下|中|输入|输出|数据|类型|场景|为|是|在|和|与|非")
+_LIST = re.compile(
+    rf"({_LEAD})\s*[:：]?\s*(?:[{{\[]\s*(?P<braced>{_QUOTED}(?:{_SEP}{_QUOTED})*)\s*[}}\]]|"
+    rf"(?P<named>{_QUOTED}{_NOUN}(?:[，、,]\s*{_QUOTED}{_NOUN})+)|"
+    rf"(?P<quoted>{_QUOTED_OR_EMPTY}(?:{_SEP}{_QUOTED_OR_EMPTY})*)|(?P<bare>{_WORD}(?:\s*/\s*{_WORD})+))")
+_TAIL = re.compile(r"^\s*(?:中的(?:一种|一个)|之一)?\s*(?:(?:等|这|几|两|三|四|五)?种?)?(?:模式|方式|取值)?"
+                   r"\s*(?:[，,；;。]|$)")
+# an optional argument's default, said after the set ("传入空指针时，采用"rint"模式"): no more
+_NULL_DEFAULT = re.compile(r"[，,]\s*(?:(?:支持)?传入空指针[，,]?\s*)?(?:传入|输入为?)空指针时[，,]?\s*"
+                           rf"(?:则)?\s*(?:默认)?(?:采用|使用|表示使用|为)\s*({_QUOTED})\s*(?:模式)?\s*。?$")
+_NOT_PLAIN = re.compile(r"时|当|若|如果|对于|场景|产品|默认|空指针|nullptr")
+
+
+def string_set(text: str, owner: str) -> list[str] | None:
+    """The values the sentence (or one of its "。"-parts) lists for ``owner``, in order; None when
+    it is not the plain set."""
+    parts = [p for p in re.split(r"(?<=。)", text) if p.strip()]
+    return next((v for p in parts if (v := _plain_set(p, owner))), None)
+
+
+def _plain_set(text: str, owner: str) -> list[str] | None:
+    if is_conditional(text):
+        return None
+    m = _LIST.search(text)
+    if m is None:
+        return None
+    before = text[:m.start()]
+    subject = _SUBJECT.match(before)
+    if subject is None or subject[1] not in (None, owner) or _NOT_SUBJECT.search(before):
+        return None
+    if re.search(r"[\u4e00-\u9fff]", before.replace("当前", "").replace("版本", "").replace("参数", "")) \
+            and not m[1].startswith("取值"):
+        return None  # "静态量化仅支持…" is said of one mode; "融合模式取值必须是…" of the attribute
+    if m["named"] is not None and not m[1].endswith("支持"):
+        return None  # values with their names only as what is supported
+    if m["bare"] is not None and not m[1].endswith(("取值", "取值为")):
+        return None  # a bare "a/b/c" only where the lead says these are its values
+    listed = m["braced"] or m["named"] or m["quoted"] or m["bare"]
+    if m["braced"] is None and m["bare"] is None:
+        values = [q.strip("\"“”'‘’ ") for q in re.findall(rf"{_Q}\s*(?:{_VALUE})?\s*{_Q}", listed)]
+    else:
+        values = re.findall(_VALUE, listed)
+    values = list(dict.fromkeys(values))
+    tail = text[m.end():]
+    default = _NULL_DEFAULT.search(tail)
+    if default and re.findall(_VALUE, default[1])[0] in values:  # the default is one of the set
+        tail = tail[:default.start()]
+    if not _TAIL.match(tail) or _NOT_PLAIN.search(tail):
+        return None
+    if not set(re.findall(_VALUE, " ".join(re.findall(_QUOTED, tail)))) <= set(values):
+        return None  # the rest quotes a value the list lacks
+    return values or None
+
+
+@dataclass(frozen=True)
+class StringValues:
+    values: list[str]
+    sentence: Sentence  # the sentence listing them
+    narrowed: bool  # another sentence of the row names or narrows values: draw the first only
+
+
+_NARROWING = re.compile(r"(?:仅|只|不)支持|必须")
+_BRANCH = re.compile(r"时|下|对于|若|当|如果")
+_DEFAULT = re.compile(r"默认|传入空指针|为空指针时")  # an absent argument's value, no condition
+
+
+def _narrows(text: str, values: list[str]) -> bool:
+    """A sentence naming some of the values under a condition, or restricting them."""
+    named = {w for w in re.findall(_WORD, text) if w in values} or re.search(_QUOTED, text)
+    if _NARROWING.search(text):  # "静态量化仅支持per_tensor量化…，传入空指针时代表动态量化" too
+        return True
+    return bool(named and _BRANCH.search(text) and not _DEFAULT.search(text))
+
+
+def string_values(row: ParamRow | None, elsewhere: Iterable[str] = ()) -> StringValues | None:
+    """The row's set (its description first, then its usage notes), or None; ``elsewhere``: the
+    page's other sentences, any naming the attribute with one of its values narrows the set."""
+    if row is None:
+        return None
+    texts = [row.description, *row.usage]
+    for s in texts:
+        values = string_set(s.text, row.name)
+        if values:
+            narrowed = any(_narrows(t.text, values) for t in texts if t is not s) or any(
+                re.search(_word(row.name), t) and _names_value(t, values) for t in elsewhere)
+            return StringValues(values, s, narrowed)
+    return None
+
+
+def _word(name: str) -> str:
+    """``name`` as a whole word (Python's \\b counts CJK characters as word characters)."""
+    return rf"(?<![A-Za-z0-9_\-]){re.escape(name)}(?![A-Za-z0-9_\-])"
+
+
+def _names_value(text: str, values: list[str]) -> bool:
+    return any(re.search(_word(v), text) for v in values if v) \
+        or ('""' in text and "" in values)

@@ -1,0 +1,42 @@
+"""Error rows on values the other builders do not take: every element of an int array fixed to
+one value ("dilation的数值不等于1": an ``expr`` clause, broken by the drawn array with every
+element one more, its length as drawn, so no length clause breaks too), a float attribute or host
+scalar that must not be zero ("alpha等于0": drawn positive, broken by 0.0)."""
+from __future__ import annotations
+
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+
+
+def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    clauses = []
+    for e in evidence:
+        if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array") or not expressible(e.params[0]):
+            continue
+        attr, (value,) = e.params[0], e.limits["values"]
+        if value != 1:  # valid arrays are drawn all ones (generate_section): only 1 can hold for them
+            continue
+        text = f"len({attr}) == 0 or (min({attr}) == {value} and max({attr}) == {value})"
+        if ctx.params[attr].get("optional"):
+            text = f"not present({attr}) or {text}"
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                        "all": [text], "on_violation": e.status, "_evidence": [e],
+                        "_element_sign": (attr, value + 1)})
+    return clauses
+
+
+def nonzero(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    clauses = []
+    for e in evidence:
+        attr = e.params[0] if len(e.params) == 1 else ""
+        if attr not in ctx.of_kind("float", "scalar") or not expressible(attr):
+            continue
+        scalar = ctx.params[attr]["kind"] == "scalar"
+        text = f"{attr}.value != 0" if scalar else f"{attr} != 0"
+        if ctx.params[attr].get("optional"):
+            text = f"not present({attr}) or {text}"
+        # "_sign" positive: the generate section draws the attribute from positive values only
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                        "all": [text], "on_violation": e.status, "_evidence": [e],
+                        "break": {attr: {"sampled": [0.0]}}, "_sign": (attr, True),
+                        "_reads_value": [attr] if scalar else []})
+    return clauses
