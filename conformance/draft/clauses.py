@@ -18,6 +18,7 @@ from conformance.draft import (
     merges,
     promotion_clauses,
     relations,
+    shape_notes,
     table_clauses,
 )
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
@@ -108,6 +109,8 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
 
 
 def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Clause]:
+    made, origin = shape_notes.resolve(ctx, ev.get("shape_note", []))
+    ev = {k: [*ev.get(k, []), *made.get(k, [])] for k in {*ev, *made}}
     null = table_clauses.not_null(ctx, ev.get("not_null", []))
     null_ids = {c["id"]: c["params"] for c in null}
     bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
@@ -128,6 +131,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
+    shape_notes.relink(built, origin)
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
 
 
