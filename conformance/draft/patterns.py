@@ -72,7 +72,7 @@ _SHAPE_NAMES = r"(?:传入的|参数|输入的?|输出的?)?[A-Za-z_0-9、，,\s
 _SHAPE_VAGUE = (r"(?:约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|对应关系|匹配关系|"
                 r"参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
 _VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
-                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)$")
+                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)\s*。?$")
 
 
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
