@@ -122,3 +122,10 @@ def test_names_listed_with_commas_are_one_broadcast():
     said = relations("shape为a，b的broadcast结果。", "out", ("a", "b", "out"))
     assert said == [("broadcast_of", ("out", "a", "b"))]  # not out = broadcast(b)
     assert relations("shape为一维，且元素个数为a和b广播后的shapesize。", "out", ("a", "b", "out")) == []
+
+
+def test_two_outputs_against_the_actual_shape_are_no_same_shape_of_the_two(vocab):
+    # "…的shape与实际输出shape不匹配" says each differs from what the operator computes, not from
+    # each other (it was read as same_shape(a, out))
+    d = draft_clauses(_page(("a或out的shape与实际输出shape不匹配。",), {}), vocab)
+    assert _coded(d) == [] and [o.checkable for o in d.outcomes] == [False]
