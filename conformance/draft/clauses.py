@@ -19,6 +19,7 @@ from conformance.draft import (
     merges,
     promotion_clauses,
     relations,
+    shape_notes,
     table_clauses,
     value_rows,
 )
@@ -110,6 +111,8 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
 
 
 def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Clause]:
+    made, origin = shape_notes.resolve(ctx, ev.get("shape_note", []))
+    ev = {k: [*ev.get(k, []), *made.get(k, [])] for k in {*ev, *made}}
     null = table_clauses.not_null(ctx, ev.get("not_null", []))
     null_ids = {c["id"]: c["params"] for c in null}
     bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
@@ -133,6 +136,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
+    shape_notes.relink(built, origin)
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, relations.break_free_last(built))))
 
 

@@ -72,6 +72,15 @@ _PROMOTE = rx(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推�
                r"(?:推导规则|互推导关系)$|不支持(?:数据)?类型推导$|的数据类型无法进行推导$")
 
 
+# "x与out的shape不满足约束", "out的shape不满足infershape结果", "out的shape与实际不匹配": a shape
+# constraint the row does not state (shape_notes.py looks for it in the usage notes)
+_SHAPE_NAMES = r"(?:传入的|参数|输入的?|输出的?)?[A-Za-z_0-9、，,\s和与或及]*?"
+_SHAPE_VAGUE = (r"(?:约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|对应关系|匹配关系|"
+                r"参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
+_VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
+                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)\s*。?$")
+
+
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 _DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
@@ -113,6 +122,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("cannot broadcast", ("broadcastable",),
             rx(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
             ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。", exclude=rx(r"@|乘")),
+    Pattern("vague shape", ("shape_note",), _VAGUE_SHAPE, ("shape", "不满足", "约束"),
+            "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),
             rx(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",

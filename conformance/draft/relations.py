@@ -157,8 +157,8 @@ def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str,
     for row in ctx.facts.params:
         for s in row.usage:
             for kind, group in relations(s.text, row.name, ctx.tensors, _inputs(ctx)):
-                if kind == "broadcast_of":
-                    ctx.used.add(s)
+                if kind == "broadcast_of" and not any(ctx.params[t]["kind"] == "tensor_list" for t in group):
+                    ctx.used.add(s)  # (an expression has no shape of a list)
                     entry = found.setdefault(group[0], (list(group[1:]), False, "unspecified", [], []))
                     entry[4].append(s)
     clauses = []

@@ -20,6 +20,11 @@ _NOT_RELATION = re.compile(r"推导|转换|不一致|不同|不要求|无需|无
 _CLAUSES = re.compile(r"[，,；;]")
 _NOT_PLAIN = re.compile(r"@|乘|在[^，。]{1,30}时|如果|若")
 _RANK_WORDS = re.compile(r"shape\s*的?维度|维度数|维数")  # "shape维度与self一致": the rank, not the shape
+# "shape与self的batch一致", "与logits前n-1维一致", "可以和gamma或x1一致": a part of the shape, or one of
+# two; "perTensor模式下shape与x1一致", "其他数据类型时shape和x保持一致": only in some cases
+_SHAPE_PART = re.compile(r"维|batch|其余|其他|中的|可以|或|建议|大小|计算")
+_COUNT = re.compile(r"元素个数|元素数|size", re.IGNORECASE)
+_SHAPE_SCOPED = re.compile(r"(?:模式|情况|场景)下|时")
 _EMPTY_NO = re.compile(r"不支持\s*空\s*(?:tensor|Tensor|张量)|不能为?\s*空\s*(?:tensor|Tensor)")
 _EMPTY_YES = re.compile(r"支持\s*空\s*(?:tensor|Tensor|张量)")
 _ENUM_NAMED = re.compile(r"(-?\d+)\s*[（(]\s*['\"‘’“”]?\s*([A-Za-z_][A-Za-z0-9_-]*)\s*['\"‘’“”]?\s*[)）]")
@@ -36,9 +41,20 @@ def relations(text: str, owner: str, tensors: Collection[str],
     if is_conditional(text) or _NOT_PLAIN.search(text) or owner not in tensors:
         return []  # "当reduction为0时，shape需要与…", "在alpha不为0时…", "与mat@vec…": not plainly
     out: list[tuple[str, tuple[str, ...]]] = []
-    for part in _CLAUSES.split(text):
+    for part in _CLAUSES.split(_joined(text, tensors)):
         out += _relations(part, owner, tensors, inputs)
+    if _SHAPE_SCOPED.search(text):
+        out = [(kind, group) for kind, group in out if kind != "same_shape"]
     return list(dict.fromkeys(out))
+
+
+def _joined(text: str, tensors: Collection[str]) -> str:
+    """"shape为gradOutput，self，target的broadcast结果": names listed with "，" are one list, not
+    clauses (each part would relate one name alone)."""
+    names = "|".join(sorted(map(re.escape, tensors), key=len, reverse=True))
+    if not names:
+        return text
+    return re.sub(rf"(?<![A-Za-z0-9_])({names})\s*[，,]\s*(?=(?:{names})(?![A-Za-z0-9_]))", r"\1、", text)
 
 
 def _relations(text: str, owner: str, tensors: Collection[str],
@@ -49,8 +65,8 @@ def _relations(text: str, owner: str, tensors: Collection[str],
     if not others:
         return []
     group = (owner, *others)
-    if _BROADCAST_OF.search(text):
-        return [("broadcast_of", group)]
+    if _BROADCAST_OF.search(text):  # ("元素个数为mask和self广播后的shapesize": a count, no shape)
+        return [] if _COUNT.search(text) else [("broadcast_of", group)]
     out: list[tuple[str, tuple[str, ...]]] = []
     if _BROADCAST_WITH.search(text):
         out.append(("broadcastable", group))
@@ -58,7 +74,8 @@ def _relations(text: str, owner: str, tensors: Collection[str],
         return out
     if _DTYPE_SAME.search(text):
         out.append(("same_dtype", group))
-    if _SHAPE_SAME.search(text) and "broadcast" not in text and not _RANK_WORDS.search(text):
+    if _SHAPE_SAME.search(text) and "broadcast" not in text and not _RANK_WORDS.search(text) \
+            and not _SHAPE_PART.search(text):
         out.append(("same_shape", group))
     return out
 
