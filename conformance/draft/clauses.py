@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from conformance.draft import (
     attr_clauses,
     behaviors,
+    conditions,
     merges,
     promotion_clauses,
     relations,
@@ -86,7 +87,7 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     read: list[tuple[int, Sentence, str | None, list[Evidence]]] = []
     unknown_status: set[str] = set()
     for row, status, sentence in sentences(facts):
-        found = match(sentence.text, names)
+        found = match(sentence.text, names) or conditions.read(sentence.text, names)
         code = facts.errors[row].code
         if status not in vocab.status_codes and code is not None and re.fullmatch(r"ACLNN_[A-Z_]+", status):
             ctx.new_statuses.setdefault(status, code)  # the pack vocabulary adds it
@@ -128,6 +129,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
+    built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
 
 
