@@ -100,3 +100,16 @@ def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
     judged = {r["clause"] for r in report["results"] if r["kind"] == "status" and r["outcome"] == "pass"
               and r["cases"] > 0}
     assert len(conditional) == 4 and conditional <= judged
+
+
+def test_a_required_tensor_another_clause_reads_is_never_drawn_null():
+    from types import SimpleNamespace
+
+    from conformance.draft.conditional_breaks import _nullable
+    ctx = SimpleNamespace(params={"rstd": {"kind": "tensor"}, "bias": {"kind": "tensor", "optional": True}})
+    mine = {"all": ["not (outputRstd) or present(rstd)"]}
+    empty = {"all": ["rstd.numel > 0"]}
+    behavior = {"kind": "behavior", "when": "not rstd.contiguous"}
+    assert not _nullable(ctx, [mine, empty], mine, {"null": "rstd"})  # rstd.numel on null: no
+    assert _nullable(ctx, [mine, behavior], mine, {"null": "rstd"})  # a when that fails is silent
+    assert _nullable(ctx, [mine, {"all": ["bias.numel > 0"]}], mine, {"null": "bias"})  # optional

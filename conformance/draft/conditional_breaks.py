@@ -27,7 +27,7 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
         info = c.get("_conditional")
         if info is None:
             continue
-        steps = _steps(s, draws, args, info, draw_of)
+        steps = _steps(s, draws, args, info, draw_of) if _nullable(ctx, clauses, c, info) else None
         if steps is not None:
             c["break"] = steps
             continue
@@ -35,6 +35,18 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
         if str(c.get("on_violation", "")).startswith("ACLNN_"):
             names = [*info["when"], info.get("null"), info.get("perturb")]
             review(Sentence(c["source"]["quote"], where(next(n for n in names if n))), "conditional")
+
+
+def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[str, Any]) -> bool:
+    """Whether the tensor the break draws null may be: an optional one (every clause reading it
+    says ``present``), or a required one no other clause's ``all`` reads (it would be evaluated
+    on null; a behavior's ``when`` that cannot be evaluated does not speak for the case)."""
+    name = info.get("null")
+    if name is None or ctx.params[name].get("optional"):
+        return True
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return not any(word.search(t) for c in clauses if c is not clause
+                   for t in c.get("all", []))
 
 
 def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[str, Any],

@@ -34,6 +34,7 @@ def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpe
     """The spec of one page; ``document`` names it as "<repo>: <path>" (documents.upstream)."""
     draft = draft_clauses(facts, vocab)
     generate = generate_section(draft.ctx, draft.clauses, draft.review)
+    recount(draft)  # (clauses whose break cannot be drawn went for review)
     spec = spec_dict(draft, generate, document)
     text = spec_yaml(spec, draft, document)
     for _ in range(3):  # clauses a run cannot test (breakable.py): out, and the spec again
