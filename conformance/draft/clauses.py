@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from conformance.draft import (
     attr_clauses,
     behaviors,
+    conditions,
     distinct_clauses,
     merges,
     promotion_clauses,
@@ -89,7 +90,7 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     read: list[tuple[int, Sentence, str | None, list[Evidence]]] = []
     unknown_status: set[str] = set()
     for row, status, sentence in sentences(facts):
-        found = match(sentence.text, names)
+        found = match(sentence.text, names) or conditions.read(sentence.text, names)
         code = facts.errors[row].code
         if status not in vocab.status_codes and code is not None and re.fullmatch(r"ACLNN_[A-Z_]+", status):
             ctx.new_statuses.setdefault(status, code)  # the pack vocabulary adds it
@@ -136,6 +137,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
+    built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     shape_notes.relink(built, origin)
     return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, relations.break_free_last(built))))
 

@@ -1,0 +1,95 @@
+"""The ``break`` of a conditional clause (conditions.py): its condition's attributes drawn at the
+values making it true, and its body broken: the tensor that must be given drawn as null, the
+tensor that must have another's shape drawn with that shape perturbed, the attribute that must
+not be negative drawn negative. A tensor sharing its shape draw with others is given a draw of
+its own (an ``expr`` copy of the shared one), so only it changes. A coded clause whose break
+cannot be drawn (its tensors drawn apart, its condition and body on one attribute) is left for
+review. Whether the break breaks that clause alone, breakable.py checks on the drafted spec.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from conformance.draft.context import Clause, Context
+from conformance.draft.facts import Sentence
+from conformance.draft.shape_draws import Shapes
+
+Review = Callable[..., None]
+
+
+def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses: list[Clause],
+            review: Review, draw_of: Callable[[str], str], where: Callable[[str], Any]) -> None:
+    """Each conditional clause's ``break`` (``draw_of``: an attribute's draw name); ``draws`` and
+    ``args`` gain the own draws the breaks need."""
+    for c in list(clauses):
+        info = c.get("_conditional")
+        if info is None:
+            continue
+        steps = _steps(s, draws, args, info, draw_of) if _nullable(ctx, clauses, c, info) else None
+        if steps is not None:
+            c["break"] = steps
+            continue
+        clauses.remove(c)
+        if str(c.get("on_violation", "")).startswith("ACLNN_"):
+            names = [*info["when"], info.get("null"), info.get("perturb")]
+            review(Sentence(c["source"]["quote"], where(next(n for n in names if n))), "conditional")
+
+
+def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[str, Any]) -> bool:
+    """Whether the tensor the break draws null may be: an optional one (every clause reading it
+    says ``present``), or a required one no other clause's ``all`` reads (it would be evaluated
+    on null; a behavior's ``when`` that cannot be evaluated does not speak for the case)."""
+    name = info.get("null")
+    if name is None or ctx.params[name].get("optional"):
+        return True
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return not any(word.search(t) for c in clauses if c is not clause
+                   for t in c.get("all", []))
+
+
+def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[str, Any],
+           draw_of: Callable[[str], str]) -> dict[str, Any] | None:
+    steps: dict[str, Any] = {draw_of(a): {"sampled": list(v)} for a, v in info["when"].items()}
+    for attr, bad in info.get("bad", {}).items():
+        if draw_of(attr) in steps:  # condition and body on one attribute: no value does both
+            return None
+        steps[draw_of(attr)] = {"sampled": bad}
+    if "null" in info:
+        own = _own_draw(draws, args, info["null"])
+        if own is None:
+            return None
+        steps[own] = {"sampled": [None]}
+    if "perturb" in info:
+        tensor, like = info["perturb"], info["like"]
+        if s.of.get(tensor) is None or s.of.get(tensor) != s.of.get(like):  # drawn apart: valid
+            return None  # cases could break the clause, and a perturbed copy proves nothing
+        own = _own_draw(draws, args, tensor)
+        if own is None:
+            return None
+        steps[own] = {"mode": "perturb"}
+    return steps
+
+
+def _own_draw(draws: dict[str, Any], args: dict[str, Any], tensor: str) -> str | None:
+    """A draw giving ``tensor``'s shape alone: an ``expr`` copy of the one it shares (added to
+    ``draws``, ``args`` pointing at it); None for a tensor not drawn as one draw's name."""
+    drawn = args.get(tensor)
+    if not isinstance(drawn, str) or drawn not in draws:
+        return None
+    if _alone(draws, args, tensor, drawn) and "expr" in draws[drawn]:
+        return drawn
+    own = next(n for n in (f"{tensor}_own_shape", *(f"{tensor}_own_shape_{i}" for i in range(2, 99)))
+               if n not in draws and n not in args)
+    draws[own] = {"expr": drawn}
+    args[tensor] = own
+    return own
+
+
+def _alone(draws: dict[str, Any], args: dict[str, Any], tensor: str, drawn: str) -> bool:
+    """Whether no other argument and no other draw reads ``drawn``."""
+    word = re.compile(rf"\b{re.escape(drawn)}\b")
+    others = [str(v) for n, v in args.items() if n != tensor] + [str(v) for n, v in draws.items()
+                                                                   if n != drawn]
+    return not any(word.search(t) for t in others)

@@ -1,0 +1,171 @@
+"""Conditional error-row sentences: "当amsgrad为true时，maxGradNormOptional为空指针", "quantOffsetOptional
+存在时，quantScaleOptional是空指针", "当outputMask为true，传入的gradInput是空指针时".
+
+``read`` splits such a sentence into its CONDITION and its BODY and reads the body with the other
+patterns (patterns.match); ``clauses`` reads the condition, once the page's parameter kinds are
+known, into an expression of one of a few exact shapes (a bool attribute true or false, an int or
+string attribute equal to one of the values its row gives, an optional tensor given) and writes one
+``expr`` clause ``not (COND) or BODY`` per sentence, for the bodies an expression states exactly
+(a null pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a
+dtype, a rank, a pronoun "其", a body naming two properties) is no clause: the sentence stays for
+review. How such a clause is broken (the condition made true, the body false): conditional_breaks.py.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any
+
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.list_kinds import quoted_values
+from conformance.draft.patterns import Match, is_conditional, match, named
+from conformance.draft.sentence_limits import IDENT, rx, split_glued
+
+PATTERN = "conditional"
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# "当A时，B" / "若A的情况下，B" / "A时，B时" (a trailing 时 repeats the when); "当A，B时" (outputMask rows)
+_SPLIT = (rx(r"^(?:当|若|如果)?\s*(?P<cond>[^，,：:时]+?)\s*(?:时|的情况下|情况下|的场景下|场景下)\s*[，,]\s*"
+              r"(?P<body>[^时]+?)\s*时?$"),
+          rx(r"^当\s*(?P<cond>[^，,：:时]+?)\s*[，,]\s*(?P<body>[^时]+?)\s*时$"))
+_VALUE = r"[\"“”']?[A-Za-z0-9_.\-]+[\"“”']?"
+_ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{_NAME})\s*(?:的值|的取值|取值)?\s*"
+           r"(?P<op>不为|不是|不等于|!=|==|=|为|是|等于)\s*"
+           rf"(?P<values>{_VALUE}(?:\s*(?:、|或者|或|/)\s*{_VALUE})*)$")
+_PRESENT = rx(rf"^(?:可选输入|输入|参数)?\s*(?P<name>{_NAME})\s*(?:可选输入)?\s*"
+              r"(?:存在输入|存在|不为空指针|非空指针|不为nullptr|不是nullptr)$")
+# a body naming two properties ("数据类型或shape不一致") says more than the one its pattern reads
+_PROPERTIES = (r"数据类型|dtype", r"shape|形状", r"格式|format", r"维", r"空指针|nullptr", r"元素",
+               r"取值|值")
+_BODY_KINDS = ("not_null", "sign", "same_shape")
+_WORDS = {"shape", "dtype", "tensor", "nullptr", "null"}  # the words a body may write beside names
+# "antiquantOffsetOptional存在输入时，shape与antiquantScale不相同": the given tensor is the subject
+_NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
+
+
+def split(text: str) -> tuple[str, str] | None:
+    """(condition, body) of a conditional sentence; None when it is not one of the two forms."""
+    if not is_conditional(text):
+        return None
+    for regex in _SPLIT:
+        if m := regex.search(text.strip()):
+            return m["cond"].strip(), m["body"].strip()
+    return None
+
+
+def read(text: str, names: Collection[str]) -> Match | None:
+    """A conditional sentence whose body a pattern reads into one kind this module can state:
+    the body's match, with the condition's text in its limits (``clauses`` reads it)."""
+    parts = split(text)
+    if parts is None:
+        return None
+    cond, body = parts
+    if re.search(r"[，,]", body):  # "传入x，y为空指针": a list or two statements, not read
+        return None
+    found = match(body, names)
+    if found is None or len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS:
+        return None
+    if sum(bool(re.search(p, body, re.IGNORECASE)) for p in _PROPERTIES) > 1:
+        return None
+    if any(not named(w, names) and w.lower() not in _WORDS for w in IDENT.findall(split_glued(body))):
+        return None  # "x1、x2、y1的shape不相同" where y1 is no parameter: the body says more
+    limits = {**found.limits, "condition": cond, "body": found.kinds[0], "body_text": body}
+    return Match(PATTERN, (PATTERN,), found.params, limits)
+
+
+def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
+    """(the expression, the draws making it true: attribute → values) of a condition; None when it
+    is not one of the shapes read exactly."""
+    if (m := _PRESENT.search(text)) and m["name"] in ctx.tensors and ctx.params[m["name"]].get("optional"):
+        return (f"present({m['name']})", {}) if expressible(m["name"]) else None
+    m = _ATTR.search(text)
+    if m is None or m["name"] not in ctx.params or not expressible(m["name"]):
+        return None
+    name, negated = m["name"], m["op"] in ("不为", "不是", "不等于", "!=")
+    words = [w.strip("\"“”'") for w in re.split(r"\s*(?:、|或者|或|/)\s*", m["values"])]
+    values = _values(ctx, name, words)
+    if values is None:
+        return None
+    kind = ctx.params[name]["kind"]
+    if kind == "bool":
+        if len(values) != 1:
+            return None
+        truth = values[0] != negated
+        return (name if truth else f"not {name}"), {name: [truth]}
+    if negated:  # "reduction的值不为0": made true by any other value the draws know
+        others = [v for v in _known(ctx, name) if v not in values]
+        test = f"{name} != {values[0]!r}" if len(values) == 1 else f"{name} not in {values!r}"
+        return (test, {name: others}) if others else None
+    test = f"{name} == {values[0]!r}" if len(values) == 1 else f"{name} in {values!r}"
+    return test, {name: values}
+
+
+def _values(ctx: Context, name: str, words: list[str]) -> list[Any] | None:
+    """The condition's values as the parameter takes them: true/false for a bool; ints, or the
+    names the page maps to ints ("none" ↔ 0 where the row says so), for an int; the values the
+    row quotes for a string."""
+    kind = ctx.params[name]["kind"]
+    if kind == "bool":
+        truths = {"true": True, "false": False}
+        return [truths[w.lower()] for w in words] if all(w.lower() in truths for w in words) else None
+    if kind == "int":
+        named = {str(v).lower(): k for k, v in ctx.params[name].get("values", {}).items()}
+        out = [int(w) if re.fullmatch(r"-?\d+", w) else named.get(w.lower()) for w in words]
+        return None if None in out else out
+    if kind == "string":
+        quoted = quoted_values(ctx.rows.get(name))
+        return words if all(w in quoted for w in words) else None
+    return None
+
+
+def _known(ctx: Context, name: str) -> list[Any]:
+    """An int attribute's documented values (its value_in clause's, in ctx.params or the rows)."""
+    values = ctx.params[name].get("values")
+    return sorted(values) if values else []
+
+
+def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """One expr clause per conditional sentence whose condition and body both read exactly."""
+    out = []
+    for e in evidence:
+        cond = condition(ctx, e.limits["condition"])
+        given = re.fullmatch(r"present\((\w+)\)", cond[0]) if cond is not None else None
+        body = _body(ctx, e, given[1] if given else None) if cond is not None else None
+        if cond is None or body is None:
+            continue
+        test, made_true = cond
+        lines, info = body
+        clause: Clause = {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                          "all": [f"not ({test}) or {line}" for line in lines], "on_violation": e.status,
+                          "_evidence": [e], "_conditional": {"when": made_true, **info}}
+        if info.get("sign"):  # valid draws keep the sign; a scalar's value needs its dtype clauses
+            attr = info["sign"][0]
+            clause["_sign"] = info["sign"]
+            clause["_reads_value"] = [attr] if ctx.params[attr]["kind"] == "scalar" else []
+        out.append(clause)
+    return out
+
+
+def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict[str, Any]] | None:
+    """(the body's expressions, how to break it) for the kinds stated exactly (``given``: the
+    tensor the condition says is given, the subject of a body that names none)."""
+    kind, names = e.limits["body"], list(e.params)
+    if kind == "same_shape" and given and given not in names and _NO_SUBJECT.search(e.limits["body_text"]):
+        names = [given, *names]
+    if e.limits.get("scope") == "all" or not names or not expressible(*names):
+        return None
+    kinds = {n: ctx.params[n]["kind"] for n in names if n in ctx.params}
+    if len(kinds) != len(names):
+        return None
+    if kind == "not_null" and set(kinds.values()) == {"tensor"}:
+        return [f"present({n})" for n in names], {"null": names[0]}
+    if kind == "sign" and len(names) == 1 and kinds[names[0]] in ("int", "float", "scalar") \
+            and not e.limits.get("elements"):
+        name, positive = names[0], e.limits["positive"]
+        number = f"{name}.value" if kinds[name] == "scalar" else name
+        bad = [-1.0] if kinds[name] != "int" else [-1]
+        return [f"{number} {'>' if positive else '>='} 0"], {"sign": (name, positive), "bad": {name: bad}}
+    if kind == "same_shape" and len(names) >= 2 and set(kinds.values()) == {"tensor"}:
+        first = names[0]  # the given tensor, when the condition names one, is the one perturbed
+        moved, like = (given, names[1]) if given in names else (names[-1], first)
+        return [f"{n}.shape == {first}.shape" for n in names[1:]], {"perturb": moved, "like": like}
+    return None
