@@ -7,7 +7,8 @@ Broken by ``[0, 0]``: axis 0 twice, within every rank's range."""
 from __future__ import annotations
 
 from conformance.draft.attr_clauses import documented_dim
-from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.context import Clause, Context, Evidence, expressible
+from conformance.draft.value_rows import array_clause
 
 
 def distinct(ctx: Context, evidence: list[Evidence], built: list[Clause]) -> list[Clause]:
@@ -22,9 +23,5 @@ def distinct(ctx: Context, evidence: list[Evidence], built: list[Clause]) -> lis
         if tensor is None or not expressible(attr, tensor):
             continue
         text = f"len(distinct({attr}, max({tensor}.rank, 1))) == len({attr})"
-        if ctx.params[attr].get("optional"):
-            text = f"not present({attr}) or {text}"
-        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-                        "all": [text], "on_violation": e.status, "_evidence": [e],
-                        "break": {attr: {"expr": "[0, 0]"}}})
+        clauses.append(array_clause(ctx, e, attr, text, **{"break": {attr: {"expr": "[0, 0]"}}}))
     return clauses

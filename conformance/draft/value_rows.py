@@ -16,12 +16,16 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         if value != 1:  # valid arrays are drawn all ones (generate_section): only 1 can hold for them
             continue
         text = f"len({attr}) == 0 or (min({attr}) == {value} and max({attr}) == {value})"
-        if ctx.params[attr].get("optional"):
-            text = f"not present({attr}) or {text}"
-        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-                        "all": [text], "on_violation": e.status, "_evidence": [e],
-                        "_element_sign": (attr, value + 1)})
+        clauses.append(array_clause(ctx, e, attr, text, _element_sign=(attr, value + 1)))
     return clauses
+
+
+def array_clause(ctx: Context, e: Evidence, attr: str, text: str, **extra: object) -> Clause:
+    """The coded expr clause of one error row on the int array ``attr`` (absent: nothing to hold)."""
+    if ctx.params[attr].get("optional"):
+        text = f"not present({attr}) or {text}"
+    return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr", "all": [text],
+            "on_violation": e.status, "_evidence": [e], **extra}
 
 
 def nonzero(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
