@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from conformance.draft import (
     attr_clauses,
     behaviors,
+    dim_clauses,
     merges,
     promotion_clauses,
     relations,
@@ -119,6 +120,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
             *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
+            *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *attr_clauses.value_in(ctx, ev.get("value_in", [])),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
@@ -128,7 +130,9 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
             *behaviors.contiguity(ctx),
             *behaviors.page_behaviors(ctx)]
-    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, built)))
+    # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)
+    ranks = merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built)))
+    return _value_dtypes(merges.tie_dtypes(ranks))
 
 
 def _value_dtypes(clauses: list[Clause]) -> list[Clause]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from conformance.draft.dim_clauses import SAME_RANK, ZERO_DIM, same_rank_limits
 from conformance.draft.phrasings import (
     ELEMENT_SIGN,
     INTERVAL,
@@ -123,6 +124,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "p的值不在0和1之间。", limits=interval_limits),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
+    Pattern("same rank", ("same_rank",), SAME_RANK, ("维度数", "维数", "不一致"),
+            "self、index的维度数不一致。", limits=same_rank_limits),
+    Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
+            "（x1、gamma）的任意一个维度等于0。"),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
