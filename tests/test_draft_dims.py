@@ -77,6 +77,18 @@ def test_rank_sentences_still_read(text: str, limits: dict[str, object]) -> None
     assert m is not None and m.pattern == "rank" and m.limits == limits
 
 
+@pytest.mark.parametrize(("text", "pattern", "params", "limits"), [
+    ("self和out的shape超过8维，或者两者shape不一致。", "rank or shapes differ", ("self", "out"), {"max": 8}),
+    ("x1和x2的shape不一致，或者shape的维度大于8维或者小于2维", "rank or shapes differ", ("x1", "x2"),
+     {"max": 8, "min": 2}),
+    ("self、index、out维度超过8维或不一致", "rank or ranks differ", ("self", "index", "out"), {"max": 8}),
+])
+def test_a_rank_limit_beside_another_rule(text: str, pattern: str, params: tuple[str, ...],
+                                          limits: dict[str, object]) -> None:
+    m = match(text, NAMES)
+    assert m is not None and (m.pattern, m.params, m.limits) == (pattern, params, limits)
+
+
 def toy_gather(*rows: str) -> PageFacts:
     """aclnnToyGather(self, index, out): out's shape is index's; the error rows given (161002)."""
     proto = tuple(PrototypeParam(n, "aclTensor*", const=n != "out", optional=False)
@@ -121,3 +133,11 @@ def test_a_same_rank_row_naming_a_non_tensor_is_reviewed() -> None:
     assert not any(c.get("same") for c in d.spec["constraints"])
     assert any(c["kind"] == "review" and c["source"]["quote"] == "self和dim的维度数不一致"
                for c in d.spec["constraints"])
+
+
+def test_a_rank_limit_or_shapes_differ_row_is_both_clauses() -> None:
+    d = draft_spec(toy_gather("index和out的shape超过7维，或者两者shape不一致。"), VOCAB, "toy: g.md")
+    coded = [(c["kind"], c["params"], c.get("max")) for c in d.spec["constraints"]
+             if c.get("on_violation") == "ACLNN_ERR_PARAM_INVALID" and c["kind"] in ("rank_in", "same_shape")]
+    assert coded == [("same_shape", ["index", "out"], None), ("rank_in", ["index", "out"], 7)]
+    assert checkable(d, "index和out的shape超过7维，或者两者shape不一致")

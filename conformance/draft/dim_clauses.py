@@ -11,8 +11,11 @@ is read as the empty-tensor pattern (relations.empty_tensors builds its clause).
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from conformance.draft.context import Clause, Context, Evidence, source
-from conformance.draft.sentence_limits import IDENT, Limits, rx
+from conformance.draft.sentence_limits import IDENT, Limits, rank_limits, rx
 
 _NAMES = (r"[（(]?\s*[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|和|与|或|以及)\s*[A-Za-z_][A-Za-z0-9_]*)+"
           r"\s*[)）]?")
@@ -32,6 +35,23 @@ ZERO_DIM = rx(rf"^(?:传入的|输入的?)?\s*(?:{_NAMES}|{_ONE})\s*(?:的|中)?
               r"(?:任意一个|任意|任[一1]|某[一1]个?|某个)\s*(?:维度|维|轴)\s*(?:的值|的大小|大小)?\s*"
               rf"(?:等于|为|是|不大于|小于等于)\s*(?:0|零){_END}|"
               rf"^传入的?\s*tensor中任意维度为(?:0|零)的均不满足要求{_END}")
+
+# "self和out的shape超过8维，或者两者shape不一致", "input和output的shape不一致，或者shape的维度大于8维或者
+# 小于2维": a rank limit and equal shapes (rank_in and same_shape clauses); "input、angle、out维度超过
+# 8维或不一致": a rank limit and one rank (rank_in, and rank_in marked same)
+_OR = r"\s*[，,]?\s*(?:或者|或)\s*"
+RANK_OR_SHAPE = rx(rf"^{_NAMES}\s*的\s*shape\s*(?P<a>[^，,]*维){_OR}(?:两者|二者)?\s*(?:的)?\s*shape\s*"
+                   rf"{_DIFFER}{_END}|^{_NAMES}\s*的\s*shape\s*{_DIFFER}{_OR}shape的(?P<b>维度[^，,]*){_END}")
+RANK_OR_RANKS = rx(rf"^{_NAMES}\s*的?\s*(?P<a>{_RANK_WORD}\s*(?:超过|大于)\s*\d+\s*维?){_OR}{_DIFFER}{_END}")
+
+
+def rank_part_limits(regex: re.Pattern[str]) -> Callable[[str], Limits | None]:
+    """The limits of the rank rule ``regex`` finds beside another rule (None: none read)."""
+    def limits(text: str) -> Limits | None:
+        m = regex.search(text)
+        part = next((v for v in m.groupdict().values() if v), None) if m else None
+        return rank_limits(part) if part else None
+    return limits
 
 
 def same_rank_limits(text: str) -> Limits | None:

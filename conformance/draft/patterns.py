@@ -13,7 +13,14 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from conformance.draft.dim_clauses import SAME_RANK, ZERO_DIM, same_rank_limits
+from conformance.draft.dim_clauses import (
+    RANK_OR_RANKS,
+    RANK_OR_SHAPE,
+    SAME_RANK,
+    ZERO_DIM,
+    rank_part_limits,
+    same_rank_limits,
+)
 from conformance.draft.phrasings import (
     ELEMENT_SIGN,
     INTERVAL,
@@ -124,6 +131,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "p的值不在0和1之间。", limits=interval_limits),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
+    Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
+            "self和out的shape超过8维，或者两者shape不一致。", limits=rank_part_limits(RANK_OR_SHAPE)),
+    Pattern("rank or ranks differ", ("rank_in", "same_rank"), RANK_OR_RANKS, ("维度", "超过", "不一致"),
+            "x、y维度超过8维或不一致。", limits=rank_part_limits(RANK_OR_RANKS)),
     Pattern("same rank", ("same_rank",), SAME_RANK, ("维度数", "维数", "不一致"),
             "self、index的维度数不一致。", limits=same_rank_limits),
     Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
