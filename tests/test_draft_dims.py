@@ -5,7 +5,7 @@ must not read (two rules on different tensors, a named dimension "K维度"). Inv
 from __future__ import annotations
 
 import pytest
-from draft_facts import PRODUCTS, error, param
+from draft_facts import PRODUCTS, error, param, toy_loss
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
@@ -141,3 +141,12 @@ def test_a_rank_limit_or_shapes_differ_row_is_both_clauses() -> None:
              if c.get("on_violation") == "ACLNN_ERR_PARAM_INVALID" and c["kind"] in ("rank_in", "same_shape")]
     assert coded == [("same_shape", ["index", "out"], None), ("rank_in", ["index", "out"], 7)]
     assert checkable(d, "index和out的shape超过7维，或者两者shape不一致")
+
+
+def test_a_same_rank_row_on_broadcasting_tensors_is_reviewed() -> None:
+    # self and target broadcast (their ranks may differ): a tie over them, and over the others the
+    # broadcast joins them to, would be a false clause
+    row = error("ACLNN_ERR_PARAM_INVALID", 161002, "self和target的维度数不一致。", 9)
+    d = draft_spec(toy_loss(errors=(*toy_loss().errors, row)), VOCAB, "toy: l.md")
+    assert not any(c.get("same") for c in d.spec["constraints"])
+    assert not checkable(d, "self和target的维度数不一致")

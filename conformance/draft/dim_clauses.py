@@ -81,9 +81,15 @@ _LIMITS = ("min", "max", "ranks")
 
 
 def tie_same_ranks(clauses: list[Clause]) -> list[Clause]:
-    """Rank limits over the tensors a same-rank row ties: a limit on one of them holds for all
+    """Rank limits over the tensors a same-rank row ties (run after merges.tie_ranks, which adds
+    the tensors sharing their shapes): a limit on one of them holds for all
     (any other rank breaks the tie), and a case breaking the limit must move them together, or it
     breaks the tie too and neither clause can be tested alone. Limits grown alike are joined."""
+    broadcasting = {t for c in clauses for t in (c["params"] if c["kind"] == "broadcastable" else
+                                                 [c["_result"], *c["_members"]] if "_result" in c else [])}
+    # a tie reaching a broadcasting tensor (tie_ranks joins a broadcast's operands to the tensors the
+    # row names) would give operands one rank they need not share: left out, the row to review
+    clauses = [c for c in clauses if not (c.get("_same_rank") and set(c["params"]) & broadcasting)]
     ties = [c for c in clauses if c.get("_same_rank")]
     for tie in ties:
         for c in clauses:
