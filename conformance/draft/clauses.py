@@ -16,6 +16,7 @@ from conformance.draft import (
     attr_clauses,
     behaviors,
     conditions,
+    dim_clauses,
     distinct_clauses,
     merges,
     promotion_clauses,
@@ -125,6 +126,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
             *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
+            *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
@@ -139,7 +141,10 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     shape_notes.relink(built, origin)
-    return _value_dtypes(merges.tie_dtypes(merges.tie_ranks(ctx, relations.break_free_last(built))))
+    # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)
+    built = relations.break_free_last(built)
+    ranks = merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built)))
+    return _value_dtypes(merges.tie_dtypes(ranks))
 
 
 def _value_dtypes(clauses: list[Clause]) -> list[Clause]:

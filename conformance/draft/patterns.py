@@ -13,6 +13,14 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from conformance.draft.dim_phrasings import (
+    RANK_OR_RANKS,
+    RANK_OR_SHAPE,
+    SAME_RANK,
+    ZERO_DIM,
+    rank_part_limits,
+    same_rank_limits,
+)
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
@@ -144,6 +152,14 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("zero value", ("nonzero",), ZERO_VALUE, ("等于0", "为0"), "alpha等于0。"),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
+    Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
+            "self和out的shape超过8维，或者两者shape不一致。", limits=rank_part_limits(RANK_OR_SHAPE)),
+    Pattern("rank or ranks differ", ("rank_in", "same_rank"), RANK_OR_RANKS, ("维度", "超过", "不一致"),
+            "x、y维度超过8维或不一致。", limits=rank_part_limits(RANK_OR_RANKS)),
+    Pattern("same rank", ("same_rank",), SAME_RANK, ("维度数", "维数", "不一致"),
+            "self、index的维度数不一致。", limits=same_rank_limits),
+    Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
+            "（x1、gamma）的任意一个维度等于0。"),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),

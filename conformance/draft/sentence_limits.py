@@ -29,25 +29,31 @@ def split_glued(text: str) -> str:
     return _SHAPE_DIM.sub("shape维", _GLUED.sub(" ", text))
 
 
-_NOT_RANK = rx(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|size|元素")
+_NOT_RANK = rx(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|size|元素|"
+               r"不相同|不一致|不匹配|norm的维度|绝对值|维度shape")
+_NAMED_DIM = re.compile(r"(?<![A-Za-z0-9_])[A-Z]{1,2}\s*维")  # "K维度为0", "NC维度": a dimension, no rank
+# "input维度小于2或者大于8，mean和invstd维度不为1", "x的维度不为4或gamma/beta的维度非1": two rules on
+# different tensors, each rank its own (one clause would put every named tensor under the first)
+_RANK_STATEMENT = rx(r"(?:维度|维数|维|shape|dim)\s*(?:数量|数)?\s*"
+                     r"(?:不为|不是|不等于|大于|小于|超过|超出|高于|非|不在)")
 _RANK_MAX = rx(r"(?:超过|大于|超出|多于|高于)了?\s*(\d+)\s*(?:维|D\b)|"
                 r"(?:维度|维数|维度数|维度数量|维|shape\s*dim)\s*(?:超过|大于|超出|多于)了?\s*(\d+)")
 _RANK_ZERO = rx(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0维")
 _RANK_MIN = rx(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数)\s*(?:小于|少于)\s*(\d+)")
 _RANK_RANGE = rx(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
-_RANK_SET = rx(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，)?\s*)+)")
+# "不是3维且不是4维": neither, so either is allowed
+_RANK_SET = rx(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，|且不是|且不为)?\s*)+)")
 RANK_TABLE = rx(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度|"
                  r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)")  # as the hand specs read it
 
 
-# "任意一个维度等于0" (a dim's size), "gamma的维度和x的...维度不相同" (a relation), "x的维度不为4或
-# gamma的维度非1" (two limits, each its own tensors'): no one limit over the tensors named
+# "任意一个维度等于0" (a dim's size), "gamma的维度和x的...维度不相同" (a relation): no rank limit
 _NOT_ONE_LIMIT = rx(r"任意一?个?维度|任一维度|(?:维度|维数)\s*(?:不相同|不同|不一致)")
-_SET_TWICE = rx(r"(?:维度|维数)\s*(?:不是|不为|不等于|非)\s*\d")
 
 
 def rank_limits(text: str) -> Limits | None:
-    if _NOT_RANK.search(text) or _NOT_ONE_LIMIT.search(text) or len(_SET_TWICE.findall(text)) > 1:
+    if (_NOT_RANK.search(text) or _NOT_ONE_LIMIT.search(text) or _NAMED_DIM.search(text)
+            or len(_RANK_STATEMENT.findall(text)) > 1):
         return None
     if m := _RANK_RANGE.search(text):
         return {"min": int(m[1]), "max": int(m[2])}
