@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.cases.case import Case
+from conformance.cases.oracle_memo import memo_key
 from conformance.cases.tensor import Tensor
 from conformance.errors import CaseError, SpecError
 from conformance.spec.expressions import ExprError
@@ -87,7 +88,7 @@ def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
         reason = source.quote if source else f"{spec.api} does not list {case.product}"
         return Expectation(spec.api, case.product, "not-applicable", reason=reason)
     names = arg_metas(case, specs)
-    key = _memo_key(spec, case.product, names)
+    key = memo_key(spec, case.product, names)
     known = _MEMO.get(key) if key is not None else None
     if known is not None and known[0] is spec:
         return known[1]
@@ -101,29 +102,9 @@ def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
 
 #: Expectations already worked out: the generator, the judge and the reference backend each ask
 #: about the same case (three to four times per case, the costliest part of a rejected one), and
-#: the answer depends only on the spec, the product and the arguments' metadata.
+#: the answer depends only on the spec, the product and the arguments' metadata (oracle_memo.py).
 _MEMO: dict[tuple[Any, ...], tuple[OperatorSpec, Expectation]] = {}
 _MEMO_SIZE = 4096
-
-
-def _memo_key(spec: OperatorSpec, product: str, names: dict[str, Any]) -> tuple[Any, ...] | None:
-    """A key that tells the arguments apart as the clauses do (1, 1.0 and True differ), or None
-    for an argument that is not plain metadata (not memoized)."""
-    if not all(map(_plain, names.values())):
-        return None
-    return id(spec), product, repr(names)
-
-
-def _plain(value: Any) -> bool:
-    """Whether ``value``'s repr says all of it: numbers, strings, tuples and frozen dataclasses
-    (TensorMeta) of them."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return True
-    if isinstance(value, tuple):
-        return all(map(_plain, value))
-    params = getattr(value, "__dataclass_params__", None)
-    fields = getattr(value, "__dataclass_fields__", ())
-    return bool(params and params.frozen) and all(_plain(getattr(value, f)) for f in fields)
 
 
 def _expectation(spec: OperatorSpec, product: str, broken: list[tuple[Constraint, str]]) -> Expectation:
