@@ -82,10 +82,14 @@ def _pad_backward(args: Mapping[str, Any], k: int, mapping: IndexMap, bounds: bo
     lead = len(in_shape) - k
     maps = [axis_index(mapping, n, b, a) for n, (b, a) in zip(in_shape[lead:], pads)]
     dtype = np.complex128 if np.iscomplexobj(grad) else np.float64
-    value = _fold(grad.astype(dtype), lead, maps, in_shape)
+    up = grad.astype(dtype, copy=False)  # (_fold reads its values, never writes them)
+    value = _fold(up, lead, maps, in_shape)
     if not bounds:
         return {"gradInput": without_bounds(value)}
-    abs_sum = _fold(np.abs(grad).astype(np.float64), lead, maps, in_shape)
+    # |x| of a numpy float is exact, so taken on the float64 copy it is the same number (one pass
+    # less); not so a complex |x| (complex64's rounded in float32) or an integer's (|-128| in int8)
+    magnitude = np.abs(up) if grad.dtype.kind == "f" else np.abs(grad).astype(np.float64)
+    abs_sum = _fold(magnitude, lead, maps, in_shape)
     return {"gradInput": Golden(value, abs_sum, _count(in_shape, lead, maps))}
 
 
