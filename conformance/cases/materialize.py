@@ -130,7 +130,7 @@ def values(dtype: np.dtype, shape: tuple[int, ...], rng: np.random.Generator, re
         real = _real(rng, shape, regime, float(info.max), float(info.smallest_normal), draw)
         if dtype.kind == "c":
             real = real + 1j * _real(rng, shape, regime, float(info.max), float(info.smallest_normal), draw)
-        return real.astype(dtype)
+        return real.astype(dtype, copy=False)  # (drawn in the dtype itself: no copy)
 
 
 _SPECIALS = np.array([np.inf, -np.inf, np.nan])
