@@ -154,6 +154,15 @@ def _real(rng: np.random.Generator, shape: tuple[int, ...], regime: str, big: fl
     return x
 
 
+def dense_span(meta: TensorMeta) -> tuple[int, int] | None:
+    """The storage elements [start, stop) a contiguous view (at offset + MARGIN) covers, all of
+    them; None for any other layout (``written_mask`` says which)."""
+    if not meta.contiguous:
+        return None
+    start = meta.offset + MARGIN
+    return start, start + meta.numel
+
+
 def written_mask(meta: TensorMeta, size: int) -> np.ndarray:
     """Which elements of a storage of ``size`` the view (at offset + MARGIN) covers."""
     mask = np.zeros(size, bool)
