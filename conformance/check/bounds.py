@@ -41,7 +41,7 @@ def ulp_at(magnitude: np.ndarray, out: np.dtype) -> np.ndarray:
     real = _real_dtype(out)
     fi = ml_dtypes.finfo(real)
     top = float(np.nextafter(real.type(fi.max), real.type(0)))  # its spacing is finite
-    spacing = np.spacing(np.minimum(magnitude, top).astype(real)).astype(np.float64)
+    spacing = np.spacing(np.minimum(magnitude, top).astype(real, copy=False)).astype(np.float64, copy=False)
     return np.maximum(spacing, float(fi.smallest_subnormal))
 
 

@@ -189,7 +189,7 @@ def judge(actual: np.ndarray, golden: Golden, out_dtype: np.dtype, *, c: float =
     if not golden.has_bounds:
         raise ValueError("judge needs a Golden computed with bounds=True")
     up = np.complex128 if np.iscomplexobj(g) or np.iscomplexobj(actual) else np.float64
-    a, g = actual.astype(up), g.astype(up, copy=False)
+    a, g = actual.astype(up, copy=False), g.astype(up, copy=False)  # (read only: no copies needed)
     fo = ml_dtypes.finfo(out_dtype)
     dtypes = tuple(dict.fromkeys(np.dtype(d) for d in (out_dtype, compute_dtype) if d is not None))
     bound = bounds(golden, g.shape, dtypes, c, safety, extra_terms)
