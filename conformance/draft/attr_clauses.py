@@ -174,7 +174,9 @@ def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     arrays). Only when every parameter the row names is such an attribute (else the row says more)."""
     clauses = []
     for e in evidence:
-        elements = bool(e.limits.get("elements"))
+        # "stride、dilation小于0" of int arrays alone: their elements (an array has no sign)
+        arrays = bool(e.params) and set(e.params) <= set(ctx.of_kind("int_array"))
+        elements = bool(e.limits.get("elements")) or arrays
         kinds = ("int_array",) if elements else ("int", "float", "scalar")
         attrs = [p for p in e.params if p in ctx.of_kind(*kinds) and expressible(p)]
         if not attrs or len(attrs) != len(e.params):

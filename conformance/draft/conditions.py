@@ -42,9 +42,14 @@ _WORDS = {"shape", "dtype", "tensor", "nullptr", "null"}  # the words a body may
 _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
 
+# "quantOffsetOptional存在时，quantScaleOptional是空指针" (patterns.py reads "X存在时，" as no condition:
+# a rule on X itself holds only where X is given; a null row on another tensor is this module's)
+_GIVEN = rx(rf"^{_NAME}\s*存在时\s*[，,]")
+
+
 def split(text: str) -> tuple[str, str] | None:
     """(condition, body) of a conditional sentence; None when it is not one of the two forms."""
-    if not is_conditional(text):
+    if not is_conditional(text) and not _GIVEN.search(text.strip()):
         return None
     for regex in _SPLIT:
         if m := regex.search(text.strip()):

@@ -103,7 +103,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("平台", "产品", "芯片", "型号"), "当前平台不在支持的平台范围内。"),
     Pattern("null pointer", ("not_null",), rx(r"空指针|nullptr|null\b"),
             ("空指针",), "传入的self、other或out是空指针。",
-            exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor")),
+            exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
+                       r"|不为空指针且|非空指针且|非空但|存在时[，,]")),  # (a rule on a given tensor)
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
             rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"

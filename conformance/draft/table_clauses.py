@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, source
 from conformance.draft.facts import ParamRow, Sentence
+from conformance.draft.null_rows import all_but
 
 Review = Callable[[Sentence, str], None]  # (sentence, closest pattern) → a review clause
 
@@ -26,6 +27,9 @@ def not_null(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     for e in evidence:
         named = _scope(ctx, e, pointers)
         generic = not e.params and not named  # "如果传入参数是必选输入…且是空指针"
+        but = all_but(ctx, e.sentence.text)  # "…为aclTensor或aclTensorList且非X，是空指针"
+        if but is not None:
+            named, generic = but, False
         params += pointers if generic else named
         if named or generic:
             used.append(e)
