@@ -140,3 +140,13 @@ def test_a_null_row_under_another_tensor_given_is_conditional() -> None:
 def test_a_rule_on_a_given_tensor_is_no_null_row(text: str) -> None:
     found = match(text, ["biasOptional", "scaleOptional", "C"])
     assert found is None or found.pattern != "null pointer"
+
+
+def test_an_exclusion_is_about_words_not_a_name_holding_one() -> None:
+    found = match("kernelShape的长度不等于1或2", ["kernelShape"])
+    assert (found.pattern, found.limits) == ("length", {"lengths": [1, 2]})
+    # a name that is the word itself may mean it: "size" still keeps this off shapes differ
+    assert match("self或out的shape和size不匹配", ["self", "out", "size"]) is None
+    text = "normShape的长度不等于1或2"
+    d = _drafted(text)
+    assert _clause(d, text)["all"] == ["len(normShape) in [1, 2]"] and _checkable(d, text)

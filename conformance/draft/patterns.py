@@ -206,6 +206,14 @@ def named(text: str, names: Collection[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def unnamed(text: str, names: Collection[str]) -> str:
+    """``text`` with the page's compound parameter names blanked: an exclusion is about the words
+    of the sentence, not a name containing one ("kernelShape的长度不等于1或2" says nothing of a
+    shape); a name that is a word itself ("size") stays (the sentence may mean the word)."""
+    known = {n for n in names if re.search(r"[A-Z0-9_]", n[1:])}
+    return IDENT.sub(lambda m: "_" if m[0] in known else m[0], text)
+
+
 def is_conditional(text: str) -> bool:
     return bool(_CONDITION.search(text))
 
@@ -220,8 +228,9 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     if is_conditional(text) and not _RANK_CONDITION.search(text):
         return None
+    bare = unnamed(text, names)
     for p in PATTERNS:
-        if not p.regex.search(text) or (p.exclude is not None and p.exclude.search(text)):
+        if not p.regex.search(text) or (p.exclude is not None and p.exclude.search(bare)):
             continue
         limits = p.limits(text)
         if limits is None:
