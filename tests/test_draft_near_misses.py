@@ -4,11 +4,13 @@ rank limit on an int array (its length), a sign of int arrays (their elements), 
 beside another rule. Sentences and pages are invented, in the vendor's layout."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
-from conformance.draft.facts import PageFacts, PrototypeParam
+from conformance.draft.facts import PageFacts, PrototypeParam, Sentence
 from conformance.draft.patterns import match
 from conformance.spec.loader import load_vocabulary, specs_dir
 
@@ -150,3 +152,17 @@ def test_an_exclusion_is_about_words_not_a_name_holding_one() -> None:
     text = "normShape的长度不等于1或2"
     d = _drafted(text)
     assert _clause(d, text)["all"] == ["len(normShape) in [1, 2]"] and _checkable(d, text)
+
+
+def test_axes_over_a_lettered_range_are_distinct_modulo_its_tensors_rank() -> None:
+    text = "stride中数值重复"
+    facts = toy_pool(text)
+    note = "支持[-N, N-1]，且stride中的元素不能重复，N为self的维度。"
+    rows = tuple(replace(r, usage=(Sentence(note, r.where),)) if r.name == "stride" else r
+                 for r in facts.params)
+    d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+    assert _clause(d, text)["all"] == ["len(distinct(stride, max(self.rank, 1))) == len(stride)"]
+    assert _checkable(d, text)
+    other = tuple(replace(r, usage=(Sentence("取值范围为[-r, r-1]，其中r为输入数据的维度。", r.where),))
+                  if r.name == "stride" else r for r in facts.params)
+    assert not _checkable(draft_spec(replace(facts, params=other), VOCAB, "toy: p.md"), text)  # whose?
