@@ -166,3 +166,14 @@ def test_axes_over_a_lettered_range_are_distinct_modulo_its_tensors_rank() -> No
     other = tuple(replace(r, usage=(Sentence("取值范围为[-r, r-1]，其中r为输入数据的维度。", r.where),))
                   if r.name == "stride" else r for r in facts.params)
     assert not _checkable(draft_spec(replace(facts, params=other), VOCAB, "toy: p.md"), text)  # whose?
+
+
+def test_values_listed_by_their_meanings_are_the_attributes_set() -> None:
+    text = "传入的mode的数值不在支持的范围之内"
+    facts = toy_pool(text)
+    notes = ("0：表示每个分组的结束索引。", "1：表示每个分组的大小。")
+    rows = tuple(replace(r, usage=tuple(Sentence(n, r.where) for n in notes)) if r.name == "mode" else r
+                 for r in facts.params)
+    d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+    assert (_clause(d, text)["values"], _clause(d, text)["on_violation"]) == ([0, 1], INVALID)
+    assert _checkable(d, text)
