@@ -177,3 +177,11 @@ def test_values_listed_by_their_meanings_are_the_attributes_set() -> None:
     d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
     assert (_clause(d, text)["values"], _clause(d, text)["on_violation"]) == ([0, 1], INVALID)
     assert _checkable(d, text)
+
+
+def test_a_second_dtype_row_of_the_same_code_is_the_same_clause() -> None:
+    first, again = "self或out的数据类型不在支持的范围之内", "self的数据类型不在支持的范围之内"
+    d = _drafted(first, again)
+    c = _clause(d, first)
+    assert c["kind"] == "dtype_in" and again in c["source"]["quote"].split(" / ")
+    assert _checkable(d, first) and _checkable(d, again)
