@@ -185,3 +185,14 @@ def test_a_second_dtype_row_of_the_same_code_is_the_same_clause() -> None:
     c = _clause(d, first)
     assert c["kind"] == "dtype_in" and again in c["source"]["quote"].split(" / ")
     assert _checkable(d, first) and _checkable(d, again)
+
+
+def test_an_attribute_out_of_its_range_over_a_named_rank() -> None:
+    text = "mode不在指定的取值范围内"
+    facts = toy_pool(text)
+    note = "mode的取值范围是：[-selfDim, selfDim - 1]（其中selfDim指输入self的维度）。"
+    rows = tuple(replace(r, usage=(Sentence(note, r.where),)) if r.name == "mode" else r
+                 for r in facts.params)
+    d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+    assert _clause(d, text)["all"] == ["mode >= -max(self.rank, 1) and mode < max(self.rank, 1)"]
+    assert _checkable(d, text)

@@ -156,9 +156,9 @@ _DIM_RANGE = re.compile(r"\[\s*-\s*([A-Za-z_][A-Za-z0-9_]*)\.dim\(\)\s*[,，]\s*
                         r"(?:-\s*1\s*\]|\))")
 
 
-# "支持[-N, N-1]，…N为self的维度", "取值范围为[-D, D-1]，D为x的shape的维数": a letter the sentence defines
-_LETTER_RANGE = re.compile(r"\[\s*-\s*([A-Za-z])\s*[,，]\s*\1\s*-\s*1\s*\]")
-_LETTER_IS = (r"(?<![A-Za-z0-9_]){}\s*(?:为|表示)\s*(?:输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*"
+# "支持[-N, N-1]，…N为self的维度", "[-xDim, xDim - 1]（其中xDim指输入x的维度）": a name the sentence defines
+_LETTER_RANGE = re.compile(r"\[\s*-\s*([A-Za-z][A-Za-z0-9_]*)\s*[,，]\s*\1\s*-\s*1\s*\]")
+_LETTER_IS = (r"(?<![A-Za-z0-9_]){}\s*(?:为|表示|指)\s*(?:输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*"
               r"(?:shape的)?\s*维(?:度|数)")
 
 
