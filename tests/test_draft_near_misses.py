@@ -138,6 +138,8 @@ def test_a_null_row_under_another_tensor_given_is_conditional() -> None:
 @pytest.mark.parametrize("text", [
     "biasOptional不为空指针且biasOptional的元素数量不为C",  # a rule on a given tensor, not its null
     "或biasOptional非空但scaleOptional是空指针",
+    "mode为2、3，传入的biasOptional不是空指针",  # given is the error: the opposite of a null row
+    "biasOptional不为空指针",
 ])
 def test_a_rule_on_a_given_tensor_is_no_null_row(text: str) -> None:
     found = match(text, ["biasOptional", "scaleOptional", "C"])

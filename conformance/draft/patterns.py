@@ -104,7 +104,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("null pointer", ("not_null",), rx(r"空指针|nullptr|null\b"),
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
-                       r"|不为空指针且|非空指针且|非空但|存在时[，,]")),  # (a rule on a given tensor)
+                       r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
             rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
