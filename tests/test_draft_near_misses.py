@@ -198,3 +198,14 @@ def test_an_attribute_out_of_its_range_over_a_named_rank() -> None:
     d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
     assert _clause(d, text)["all"] == ["mode >= -max(self.rank, 1) and mode < max(self.rank, 1)"]
     assert _checkable(d, text)
+
+
+def test_a_condition_on_a_string_of_the_rows_plain_set() -> None:
+    text = "fuse为add、mul时，传入的biasOptional为空指针"
+    facts = toy_pool(text, status=NULLS)
+    fuse = param("fuse", 9, dtypes=(), formats=(), rank=None, noncontiguous=None,
+                 usage=('融合模式取值必须是"none"、"add"、"mul"中的一种。',))
+    d = draft_spec(replace(facts, prototype=(*facts.prototype, PrototypeParam("fuse", "char*", True, False)),
+                           params=(*facts.params, fuse)), VOCAB, "toy: p.md")
+    assert _clause(d, text)["all"] == ["not (fuse in ['add', 'mul']) or present(biasOptional)"]
+    assert _checkable(d, text)

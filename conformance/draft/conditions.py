@@ -20,6 +20,7 @@ from conformance.draft.context import Clause, Context, Evidence, expressible, so
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.patterns import Match, is_conditional, match, named
 from conformance.draft.sentence_limits import IDENT, rx, split_glued
+from conformance.draft.string_values import string_values
 
 PATTERN = "conditional"
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -116,8 +117,10 @@ def _values(ctx: Context, name: str, words: list[str]) -> list[Any] | None:
         named = {str(v).lower(): k for k, v in ctx.params[name].get("values", {}).items()}
         out = [int(w) if re.fullmatch(r"-?\d+", w) else named.get(w.lower()) for w in words]
         return None if None in out else out
-    if kind == "string":
-        quoted = quoted_values(ctx.rows.get(name))
+    if kind == "string":  # (in braces, or the row's plain set: "取值必须是"a"、"b"中的一种")
+        row = ctx.rows.get(name)
+        plain = string_values(row)
+        quoted = [*quoted_values(row), *(plain.values if plain is not None else [])]
         return words if all(w in quoted for w in words) else None
     return None
 
