@@ -209,3 +209,10 @@ def test_a_condition_on_a_string_of_the_rows_plain_set() -> None:
                            params=(*facts.params, fuse)), VOCAB, "toy: p.md")
     assert _clause(d, text)["all"] == ["not (fuse in ['add', 'mul']) or present(biasOptional)"]
     assert _checkable(d, text)
+
+
+def test_a_dtype_combination_is_no_list_per_tensor() -> None:
+    first, combined = "self或out的数据类型不在支持的范围之内", "self、biasOptional数据类型组合不在支持范围内"
+    found = match(combined, ["self", "biasOptional"])
+    assert found is None or found.pattern != "dtype not supported"
+    assert not _checkable(_drafted(first, combined), combined)

@@ -114,7 +114,7 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(r"(?:数据类型|dtype).{0,10}不(?:在|属于|符合|满足)?.{0,6}(?:支持|允许)|不(?:在|属于|是)?(?:支持|允许)的"
                 r"(?:数据类型|dtype)|数据类型不是[A-Z]|数据类型非法|不支持.{0,12}数据类型"),
             ("数据类型", "支持", "范围"), "self的数据类型不在支持的范围之内。",
-            exclude=rx(r"推导|转换|一致|相同|不同")),
+            exclude=rx(r"推导|转换|一致|相同|不同|组合")),  # (a combination is no list per tensor)
     Pattern("format not supported", ("format_in",),
             rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
