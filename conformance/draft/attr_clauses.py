@@ -156,15 +156,25 @@ _DIM_RANGE = re.compile(r"\[\s*-\s*([A-Za-z_][A-Za-z0-9_]*)\.dim\(\)\s*[,，]\s*
                         r"(?:-\s*1\s*\]|\))")
 
 
+# "支持[-N, N-1]，…N为self的维度", "[-xDim, xDim - 1]（其中xDim指输入x的维度）": a name the sentence defines
+_LETTER_RANGE = re.compile(r"\[\s*-\s*([A-Za-z][A-Za-z0-9_]*)\s*[,，]\s*\1\s*-\s*1\s*\]")
+_LETTER_IS = (r"(?<![A-Za-z0-9_]){}\s*(?:为|表示|指)\s*(?:输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*"
+              r"(?:shape的)?\s*维(?:度|数)")
+
+
 def documented_dim(ctx: Context, attr: str) -> str | None:
     """The tensor whose dimensions the attribute's row says it ranges over: "取值范围为[-x.dim(),
-    x.dim()-1]" (or "[-x.dim(), x.dim())") in its description or usage notes."""
+    x.dim()-1]" (or "[-x.dim(), x.dim())", or "[-N, N-1]，N为x的维度") in its description or usage
+    notes."""
     row = ctx.rows.get(attr)
     for s in (row.description, *row.usage) if row is not None else ():
         m = _DIM_RANGE.search(s.text)
-        if m and m[1] in ctx.tensors:
+        letter = _LETTER_RANGE.search(s.text) if m is None else None
+        said = re.search(_LETTER_IS.format(letter[1]), s.text) if letter else None
+        tensor = m[1] if m else said[1] if said else None
+        if tensor in ctx.tensors:
             ctx.used.add(s)
-            return m[1]
+            return tensor
     return None
 
 
@@ -174,7 +184,9 @@ def sign(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     arrays). Only when every parameter the row names is such an attribute (else the row says more)."""
     clauses = []
     for e in evidence:
-        elements = bool(e.limits.get("elements"))
+        # "stride、dilation小于0" of int arrays alone: their elements (an array has no sign)
+        arrays = bool(e.params) and set(e.params) <= set(ctx.of_kind("int_array"))
+        elements = bool(e.limits.get("elements")) or arrays
         kinds = ("int_array",) if elements else ("int", "float", "scalar")
         attrs = [p for p in e.params if p in ctx.of_kind(*kinds) and expressible(p)]
         if not attrs or len(attrs) != len(e.params):

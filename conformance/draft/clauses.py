@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from conformance.draft import (
+    array_ranks,
     attr_clauses,
     behaviors,
     conditions,
@@ -126,6 +127,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
             *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
+            *array_ranks.array_ranks(ctx, ev.get("rank_in", []), null_ids),
             *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),

@@ -20,6 +20,7 @@ from conformance.draft.context import Clause, Context, Evidence, expressible, so
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.patterns import Match, is_conditional, match, named
 from conformance.draft.sentence_limits import IDENT, rx, split_glued
+from conformance.draft.string_values import string_values
 
 PATTERN = "conditional"
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -42,9 +43,14 @@ _WORDS = {"shape", "dtype", "tensor", "nullptr", "null"}  # the words a body may
 _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
 
+# "quantOffsetOptional存在时，quantScaleOptional是空指针" (patterns.py reads "X存在时，" as no condition:
+# a rule on X itself holds only where X is given; a null row on another tensor is this module's)
+_GIVEN = rx(rf"^{_NAME}\s*存在时\s*[，,]")
+
+
 def split(text: str) -> tuple[str, str] | None:
     """(condition, body) of a conditional sentence; None when it is not one of the two forms."""
-    if not is_conditional(text):
+    if not is_conditional(text) and not _GIVEN.search(text.strip()):
         return None
     for regex in _SPLIT:
         if m := regex.search(text.strip()):
@@ -111,8 +117,10 @@ def _values(ctx: Context, name: str, words: list[str]) -> list[Any] | None:
         named = {str(v).lower(): k for k, v in ctx.params[name].get("values", {}).items()}
         out = [int(w) if re.fullmatch(r"-?\d+", w) else named.get(w.lower()) for w in words]
         return None if None in out else out
-    if kind == "string":
-        quoted = quoted_values(ctx.rows.get(name))
+    if kind == "string":  # (in braces, or the row's plain set: "取值必须是"a"、"b"中的一种")
+        row = ctx.rows.get(name)
+        plain = string_values(row)
+        quoted = [*quoted_values(row), *(plain.values if plain is not None else [])]
         return words if all(w in quoted for w in words) else None
     return None
 

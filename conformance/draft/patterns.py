@@ -103,7 +103,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("平台", "产品", "芯片", "型号"), "当前平台不在支持的平台范围内。"),
     Pattern("null pointer", ("not_null",), rx(r"空指针|nullptr|null\b"),
             ("空指针",), "传入的self、other或out是空指针。",
-            exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor")),
+            exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
+                       r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
             rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
@@ -113,7 +114,7 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(r"(?:数据类型|dtype).{0,10}不(?:在|属于|符合|满足)?.{0,6}(?:支持|允许)|不(?:在|属于|是)?(?:支持|允许)的"
                 r"(?:数据类型|dtype)|数据类型不是[A-Z]|数据类型非法|不支持.{0,12}数据类型"),
             ("数据类型", "支持", "范围"), "self的数据类型不在支持的范围之内。",
-            exclude=rx(r"推导|转换|一致|相同|不同")),
+            exclude=rx(r"推导|转换|一致|相同|不同|组合")),  # (a combination is no list per tensor)
     Pattern("format not supported", ("format_in",),
             rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
@@ -205,6 +206,14 @@ def named(text: str, names: Collection[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def unnamed(text: str, names: Collection[str]) -> str:
+    """``text`` with the page's compound parameter names blanked: an exclusion is about the words
+    of the sentence, not a name containing one ("kernelShape的长度不等于1或2" says nothing of a
+    shape); a name that is a word itself ("size") stays (the sentence may mean the word)."""
+    known = {n for n in names if re.search(r"[A-Z0-9_]", n[1:])}
+    return IDENT.sub(lambda m: "_" if m[0] in known else m[0], text)
+
+
 def is_conditional(text: str) -> bool:
     return bool(_CONDITION.search(text))
 
@@ -219,8 +228,9 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     if is_conditional(text) and not _RANK_CONDITION.search(text):
         return None
+    bare = unnamed(text, names)
     for p in PATTERNS:
-        if not p.regex.search(text) or (p.exclude is not None and p.exclude.search(text)):
+        if not p.regex.search(text) or (p.exclude is not None and p.exclude.search(bare)):
             continue
         limits = p.limits(text)
         if limits is None:

@@ -73,7 +73,7 @@ def rank_limits(text: str) -> Limits | None:
 
 _VALUE_RANGE = rx(rf"不在\s*[\[【(（]?\s*{_NUM}\s*[~～\-到至,，]\s*{_NUM}\s*[\]】)）]?\s*"
                    r"(?:的?范围|之间|内)")
-_VALUE_SET = rx(r"(?:不是|不为|不等于|只能是|只能为|仅支持|非|不在)\s*[{\[]?\s*"
+_VALUE_SET = rx(r"(?:不是|不为|不等于|只能是|只能为|仅支持|非|不在|必须属于|必须是|必须为)\s*[{\[]?\s*"
                  r"((?:-?\d+\s*(?:或者|或|、|和|/|,|，)?\s*){2,})")
 _VALUE_NAMED = rx(r"不在(?:指定的?|有效的?|支持的?|合法的?)?(?:取值)?范围|取值.{0,4}(?:不合法|非法|不支持)|"
                   r"不符合当前支持的值|值不符合要求|不是有效值|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|不符合要求|不合法|非法)$")
@@ -111,7 +111,8 @@ def _none(text: str) -> Limits:
 
 
 LENGTH = rx(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!=)\s*(\d+)(?!\s*(?:或|、|,|，|维|\d))")
-SIGN = rx(r"(?:小于等于|<=|不大于|不是正数|非正)\s*0?(?![.\d])|(?:小于|<)\s*0(?![.\d])|为负|是负数")
+# (a comparison with 0: "numSeqs的值小于等于numQueries的值" relates two values, no sign)
+SIGN = rx(r"(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?:小于|<)\s*0(?![.\d])|为负|是负数")
 
 
 LENGTHS = rx(r"(?:长度|size|大小|元素个数)\s*(?:既?不等于|不为|不是)\s*"
@@ -126,9 +127,14 @@ def length_limits(text: str) -> Limits | None:
     return None
 
 
+# another rule beside the sign ("clampLimit不为-1.0且不大于0", "group不大于0，或者C大于240000", "在step大于0
+#时…start大于end"): the sign alone would say less, or of the wrong parameter
+_OTHER_RULE = rx(r"大于|小于|不为|不是|不等于|等于|超过|整除|时")
+
+
 def sign_limits(text: str) -> Limits | None:
     m = SIGN.search(text)
-    if m is None:
+    if m is None or _OTHER_RULE.search(text[:m.start()] + " " + text[m.end():]):
         return None
     return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正", m[0]))}
 

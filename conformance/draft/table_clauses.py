@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, source
 from conformance.draft.facts import ParamRow, Sentence
+from conformance.draft.null_rows import all_but
 
 Review = Callable[[Sentence, str], None]  # (sentence, closest pattern) → a review clause
 
@@ -26,6 +27,9 @@ def not_null(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     for e in evidence:
         named = _scope(ctx, e, pointers)
         generic = not e.params and not named  # "如果传入参数是必选输入…且是空指针"
+        but = all_but(ctx, e.sentence.text)  # "…为aclTensor或aclTensorList且非X，是空指针"
+        if but is not None:
+            named, generic = but, False
         params += pointers if generic else named
         if named or generic:
             used.append(e)
@@ -99,6 +103,7 @@ def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
     clauses = []
     for (table, status), names in groups.items():
         readings = list(dict.fromkeys(coded[n] for n in names if n in coded))
+        readings += _again(ctx, evidence, names, status, readings, tensors)
         cells = [_dtype_cell(ctx.rows[n]) for n in names]
         clauses.append({"id": ctx.new_id("DTYPE"),
                         "source": source([*(e.sentence for e in readings), *cells]),
@@ -106,6 +111,14 @@ def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
                         "per_product": {p: list(v) for p, v in table}, "on_violation": status,
                         "_evidence": readings})
     return guessed + clauses
+
+
+def _again(ctx: Context, evidence: list[Evidence], names: list[str], status: str,
+           readings: list[Evidence], scope: list[str]) -> list[Evidence]:
+    """Later rows of the same code on these tensors ("self或out的…", then "self的数据类型不在…"):
+    the clause states them too."""
+    return [e for e in evidence if e.status == status and e not in readings
+            and set(_scope(ctx, e, scope)) & set(names)]
 
 
 def _dtype_cell(row: ParamRow) -> Sentence:

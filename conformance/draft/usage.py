@@ -87,16 +87,17 @@ def empty_support(text: str) -> bool | None:
     return True if _EMPTY_YES.search(text) else None
 
 
-_ENUM_LINE = re.compile(r"^\s*(-?\d+)\s*[：:]\s*['\"‘“]?([A-Za-z_][A-Za-z0-9_]*)")
+# "0：none，表示…" (a value and its name), "0：表示…" (a value and what it means)
+_ENUM_LINE = re.compile(r"^\s*(-?\d+)\s*[：:]\s*(?:['\"‘“]?([A-Za-z_][A-Za-z0-9_]*)|表示)")
 
 
 def enumeration_lines(texts: list[str]) -> tuple[dict[int, str], list[int]] | None:
     """Values listed one per sentence: "0：none，表示…", "1：mean，…" → ({0: none, 1: mean}, the
-    indices of those sentences); None for fewer than two."""
+    indices of those sentences; "0：表示…" → {0: "0"}); None for fewer than two."""
     found = [(i, m.groups()) for i, t in enumerate(texts) if (m := _ENUM_LINE.match(t))]
     if len(found) < 2:
         return None
-    return {int(k): v for _, (k, v) in found}, [i for i, _ in found]
+    return {int(k): v or k for _, (k, v) in found}, [i for i, _ in found]
 
 
 # "输入范围为{35, 36}", "dstType的取值范围是:[2, 34, 35]", "取值范围：{1, 0}", "当前取值仅支持32",
