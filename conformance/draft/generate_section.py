@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft import conditional_breaks, list_kinds
+from conformance.draft import conditional_breaks, distinct_clauses, list_kinds
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
@@ -87,6 +87,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _element_breaks(ctx, draws, clauses, review)
     _numel_breaks(ctx, s, clauses, review)
     _resolve_breaks(ctx, s, clauses, review)
+    distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     _review_dtype_selectors(ctx, draws, review)
