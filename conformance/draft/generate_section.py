@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft import conditional_breaks, distinct_clauses, list_kinds
+from conformance.draft import conditional_breaks, distinct_clauses, empty_breaks, list_kinds
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
@@ -86,6 +86,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
                    if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
     _numel_breaks(ctx, s, clauses, review)
+    empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
