@@ -27,6 +27,7 @@ PLANTED = [
     ("aclnnToyAxisScale", "AnyMode", "mode不在支持的范围之内 / mode仅支持{\"keep\", \"floor\"}。", 161002),
     ("aclnnToyAxisScale", "AxisWrap", "dims数组中元素重复", 161002),
     ("aclnnToyAxisScale", "DilationAbove", "dilation的数值不等于1", 161002),
+    ("aclnnToyAxisScale", "DilationFirst", "dilation的数值不等于1", 161002),
     ("aclnnToyAxisScale", "BetaZero", "beta为0", 161002),
     ("aclnnToyRankGather", "RankUnchecked", "self、index的维度数不一致", 161002),
     ("aclnnToyRankGather", "EmptyIndex", "（self、index）的任意一个维度等于0 | index", 161002),
@@ -57,10 +58,15 @@ def _clause(drafted: dict[str, Path], api: str, quote: str) -> dict:
     return clause
 
 
-def run(drafted: dict[str, Path], api: str, backend: str, report_dir: Path, *extra: str) -> dict:
+# quick: one product, 25 examples an item; ci: both products the pages support, its own seeded
+# draws (drafts write no size axis: ci's largest cases are still the drafted shape draws')
+SIZES = {"quick": ["--profile", "quick"], "ci": ["--profile", "ci", "--max-examples", "8"]}
+
+
+def run(drafted: dict[str, Path], api: str, backend: str, report_dir: Path, size: str = "quick") -> dict:
     code = main(["run", "--specs", str(drafted[OPS[api]]), "--op", api, "--backend",
-                 f"{BACKENDS}:{backend}", "--profile", "quick", "--seed", "7", "-q", "--no-isolate",
-                 "--report-dir", str(report_dir), *extra])
+                 f"{BACKENDS}:{backend}", *SIZES[size], "--seed", "7", "-q", "--no-isolate",
+                 "--report-dir", str(report_dir)])
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     assert code == (0 if report["outcome"] == "conformant" else 1) and report["errors"] == []
     return report
@@ -84,9 +90,10 @@ def assert_correct_is_conformant(report: dict) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("api", list(OPS))
-def test_a_backend_following_the_page_is_conformant(drafted, tmp_path, api):
-    report = run(drafted, api, "Correct", tmp_path / "r")
+def test_a_backend_following_the_page_is_conformant(drafted, tmp_path, api, size):
+    report = run(drafted, api, "Correct", tmp_path / "r", size)
     assert_correct_is_conformant(report)
     # each kind's clauses were judged, on cases breaking them
     ids = {c["id"] for _, _, quote, _ in [p for p in PLANTED if p[0] == api]
@@ -95,10 +102,11 @@ def test_a_backend_following_the_page_is_conformant(drafted, tmp_path, api):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize(("api", "bug", "quote", "status"), PLANTED, ids=[p[1] for p in PLANTED])
-def test_a_planted_bug_is_found_on_its_clause(drafted, tmp_path, api, bug, quote, status):
+def test_a_planted_bug_is_found_on_its_clause(drafted, tmp_path, api, bug, quote, status, size):
     clause = _clause(drafted, api, quote)
-    report = run(drafted, api, bug, tmp_path / "r")
+    report = run(drafted, api, bug, tmp_path / "r", size)
     assert report["outcome"] == "nonconformant"
     assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", clause["id"])}
     words = " ".join(f["message"] for f in report["findings"])

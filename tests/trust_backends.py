@@ -53,7 +53,7 @@ class Correct:
             t.array[...] = 0
         return CallResult(0, PHASE_EXECUTE)
 
-    # -- aclnnToyAxisScale: dims (axes of self), dilation all 1, beta nonzero, mode keep/floor ------
+    # -- aclnnToyAxisScale: dims (axes of self), dilation two ones, beta nonzero, mode keep/floor
     def _aclnnToyAxisScale(self, a: dict[str, Any]) -> int:
         if any(a[n] is None for n in ("self", "dims", "dilation", "out")):
             return NULLPTR
@@ -66,7 +66,8 @@ class Correct:
         axes = [self._axis(d, rank) for d in dims]
         if len(set(axes)) != len(axes):
             return INVALID
-        if any(v < 1 if self.bug == "dilation-above" else v != 1 for v in a["dilation"]):
+        read = a["dilation"][:1] if self.bug == "dilation-first" else a["dilation"]
+        if len(a["dilation"]) != 2 or any(v < 1 if self.bug == "dilation-above" else v != 1 for v in read):
             return INVALID
         if a["beta"] == 0 and self.bug != "beta-zero":
             return INVALID
@@ -141,6 +142,7 @@ def planted(bug: str) -> Callable[[], Correct]:
 AnyMode = planted("any-mode")  # string set: accepts a mode outside {"keep", "floor"}
 AxisWrap = planted("axis-wrap")  # duplicate axes: -1 taken as rank, so [-1, rank - 1] passes
 DilationAbove = planted("dilation-above")  # single value: accepts any dilation >= 1
+DilationFirst = planted("dilation-first")  # single value: checks dilation[0] only
 BetaZero = planted("beta-zero")  # nonzero: accepts beta == 0
 RankUnchecked = planted("rank-unchecked")  # same rank: never compared
 EmptyIndex = planted("empty-index")  # zero dimension: checks self only

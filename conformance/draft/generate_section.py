@@ -130,8 +130,9 @@ def _numel_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Review
 
 
 def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], review: Review) -> None:
-    """An element-sign clause is broken by the array drawn with every element out of range (its
-    length as drawn, so no length clause breaks too)."""
+    """An element-sign clause is broken by the array drawn with its last element out of range (its
+    length as drawn, so no length clause breaks too; the others valid, so a kernel reading only
+    the first element fails it)."""
     for c in list(clauses):
         if "_element_sign" not in c:
             continue
@@ -139,7 +140,8 @@ def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], 
         c.pop("_break", None)
         drawn = draws.get(_draw(attr), {}).get("expr", "")
         if drawn.startswith("[1]"):
-            c["break"] = {_draw(attr): {"expr": f"[{bad}]" + drawn[len("[1]"):]}}
+            size = drawn[len("[1] * "):]
+            c["break"] = {_draw(attr): {"expr": f"[1] * ({size} - 1) + [{bad}]" if size else f"[{bad}]"}}
         else:
             clauses.remove(c)
             review(Sentence(c["source"]["quote"], _where(ctx, attr)), "element sign")
