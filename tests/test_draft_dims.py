@@ -122,10 +122,17 @@ def test_a_same_rank_row_is_a_coded_rank_clause_the_rank_limit_moves_with() -> N
 
 def test_a_zero_dimension_row_is_the_empty_tensor_clause() -> None:
     d = draft_spec(toy_gather("（self、index）的任意一个维度等于0。"), VOCAB, "toy: g.md")
-    empty = [c for c in d.spec["constraints"] if c["id"].endswith("EMPTY")]
-    assert [(c["all"], c["on_violation"]) for c in empty] == [
-        (["self.numel > 0", "index.numel > 0"], "ACLNN_ERR_PARAM_INVALID")]
+    empty = [c for c in d.spec["constraints"] if "EMPTY" in c["id"]]
+    # self and index are drawn apart: a clause each, each broken in its own draw (one clause
+    # broken in self's draw only passed a kernel that never checks index)
+    assert [(c["all"], c["on_violation"], c["break"]) for c in empty] == [
+        (["self.numel > 0"], "ACLNN_ERR_PARAM_INVALID", {"self_shape": {"mode": "zero_dim"}}),
+        (["index.numel > 0"], "ACLNN_ERR_PARAM_INVALID", {"index_shape": {"mode": "zero_dim"}})]
     assert checkable(d, "（self、index）的任意一个维度等于0")
+    shared = draft_spec(toy_gather("（index、out）的任意一个维度等于0。"), VOCAB, "toy: g.md")
+    empty = [c for c in shared.spec["constraints"] if "EMPTY" in c["id"]]  # out is drawn as index
+    assert [(c["all"], c["break"]) for c in empty] == [
+        (["index.numel > 0", "out.numel > 0"], {"index_shape": {"mode": "zero_dim"}})]
 
 
 def test_a_same_rank_row_naming_a_non_tensor_is_reviewed() -> None:

@@ -129,7 +129,8 @@ def test_element_signs_and_an_interval_are_coded_expr_clauses(vocab, tmp_path):
                    vocab, "toy")
     exprs = {c["source"]["quote"]: (c["all"], c["break"]) for c in kinds(d, "expr")}
     assert exprs["kernelSize中存在小于等于0的数值"] == (["len(kernelSize) == 0 or min(kernelSize) > 0"],
-                                                 {"kernelSize": {"expr": "[0] * 2"}})  # length kept
+                                                 {"kernelSize": {"expr": "[1] * (2 - 1) + [0]"}})
+    # the length kept, only the last element out of range: a kernel reading kernelSize[0] alone fails
     assert exprs["padding存在小于0的元素"] == (["len(padding) == 0 or min(padding) >= 0"],
                                          {"padding": {"expr": "[-1]"}})
     assert exprs["p的值不在0和1之间"] == (["(p >= 0 and p <= 1)"], {"p": {"sampled": [-1.0, 2.0]}})

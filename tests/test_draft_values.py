@@ -196,7 +196,8 @@ def test_duplicate_axes_are_an_expr_clause_counting_axes_from_either_end(vocab, 
                    "toy: x.md")
     clause = next(c for c in d.spec["constraints"] if "distinct" in " ".join(c.get("all", [])))
     assert clause["all"] == ["len(distinct(dims, max(self.rank, 1))) == len(dims)"]
-    assert clause["break"] == {"dims": {"expr": "[0, 0]"}}
+    # one axis from each end: a kernel comparing raw values ([0, 0] alone) must fail it too
+    assert clause["break"] == {"dims": {"expr": "[-1, max(len(self_shape), 1) - 1]"}}
     assert clause["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
     assert [o.checkable for o in d.draft.outcomes if o.row == 2] == [True]
     write_pack(tmp_path, [d])
@@ -206,7 +207,7 @@ def test_duplicate_axes_are_an_expr_clause_counting_axes_from_either_end(vocab, 
     product = spec.products[0]
     dtype = spec.test_dtypes(product)[0]
     cases = broken_cases(spec, pack_vocab, product, dtype, FixedChooser("max"), clause["id"])
-    assert [c.args["dims"] for c in cases] == [(0, 0)]
+    assert [c.args["dims"] for c in cases] == [(-1, len(cases[0].args["self"].shape) - 1)]
     assert all(explain(c, specs).status == (161002,) for c in cases)
 
 

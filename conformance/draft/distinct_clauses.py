@@ -3,8 +3,12 @@
 rank of the tensor they index (``[1, -1]`` of a rank-2 tensor is one axis twice). That tensor is
 the one a dimension-range clause gives the array (attr_clauses.dim_range), else the one its notes
 write the range over ("[-self.dim(), self.dim()-1]"); an array with neither is left for review.
-Broken by ``[0, 0]``: axis 0 twice, within every rank's range."""
+Broken by ``[-1, R - 1]`` (R: max(rank, 1) of that tensor's draw): one axis counted from either
+end, within every rank's range. ``[0, 0]`` would pass a kernel comparing the raw values (or
+wrapping negative axes wrongly), so it stays only where the tensor has no draw of its own."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from conformance.draft.attr_clauses import documented_dim
 from conformance.draft.context import Clause, Context, Evidence, expressible
@@ -23,5 +27,15 @@ def distinct(ctx: Context, evidence: list[Evidence], built: list[Clause]) -> lis
         if tensor is None or not expressible(attr, tensor):
             continue
         text = f"len(distinct({attr}, max({tensor}.rank, 1))) == len({attr})"
-        clauses.append(array_clause(ctx, e, attr, text, **{"break": {attr: {"expr": "[0, 0]"}}}))
+        clauses.append(array_clause(ctx, e, attr, text, _axes=(attr, tensor),
+                                    **{"break": {attr: {"expr": "[0, 0]"}}}))
     return clauses
+
+
+def axis_breaks(shape_of: dict[str, str], clauses: list[Clause], draw_of: Callable[[str], str]) -> None:
+    """Each duplicate-axes clause broken by the last axis named twice, once from each end
+    (``shape_of``: a tensor's shape draw; ``draw_of``: an attribute's draw)."""
+    for c in clauses:
+        attr, tensor = c.pop("_axes", (None, None))
+        if attr is not None and tensor in shape_of:
+            c["break"] = {draw_of(attr): {"expr": f"[-1, max(len({shape_of[tensor]}), 1) - 1]"}}

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft import conditional_breaks, list_kinds
+from conformance.draft import conditional_breaks, distinct_clauses, empty_breaks, list_kinds
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
@@ -86,7 +86,9 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
                    if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
     _numel_breaks(ctx, s, clauses, review)
+    empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
+    distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     _review_dtype_selectors(ctx, draws, review)
@@ -128,8 +130,9 @@ def _numel_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Review
 
 
 def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], review: Review) -> None:
-    """An element-sign clause is broken by the array drawn with every element out of range (its
-    length as drawn, so no length clause breaks too)."""
+    """An element-sign clause is broken by the array drawn with its last element out of range (its
+    length as drawn, so no length clause breaks too; the others valid, so a kernel reading only
+    the first element fails it)."""
     for c in list(clauses):
         if "_element_sign" not in c:
             continue
@@ -137,7 +140,8 @@ def _element_breaks(ctx: Context, draws: dict[str, Any], clauses: list[Clause], 
         c.pop("_break", None)
         drawn = draws.get(_draw(attr), {}).get("expr", "")
         if drawn.startswith("[1]"):
-            c["break"] = {_draw(attr): {"expr": f"[{bad}]" + drawn[len("[1]"):]}}
+            size = drawn[len("[1] * "):]
+            c["break"] = {_draw(attr): {"expr": f"[1] * ({size} - 1) + [{bad}]" if size else f"[{bad}]"}}
         else:
             clauses.remove(c)
             review(Sentence(c["source"]["quote"], _where(ctx, attr)), "element sign")
