@@ -5,6 +5,7 @@ the vendor's layout (tests/fixtures/list_dtype_pages: "x和out的数据类型不
 oracle backend and against one without the within-list check (tests/list_tie_mutant.py)."""
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +22,8 @@ from conformance.generate.breaks import variants
 from conformance.generate.build import build_case
 from conformance.generate.choosers import FixedChooser
 from conformance.generate.dry_run import load_specs
-from conformance.spec.loader import read_operator
+from conformance.spec.loader import read_operator, specs_dir
+from conformance.spec.model import LIST_TIES
 from conformance.spec.predicates import same_dtype
 from conformance.spec.values import TensorList
 
@@ -130,3 +132,16 @@ def test_a_run_finds_exactly_the_missing_within_list_check(drafted, tmp_path):
     planted = run(f"{Path(__file__).with_name('list_tie_mutant.py')}:AcceptsMixedLists", "mutant")
     assert planted["errors"] == []
     assert {(f["kind"], f["clause"]) for f in planted["findings"]} == {("status", WITHIN)}
+
+
+def test_the_schema_lists_the_ties_of_the_model():
+    schema = json.loads((specs_dir() / "schema" / "operator.schema.json").read_text(encoding="utf-8"))
+    enums = [node["properties"]["lists"]["enum"] for node in _walk(schema)
+             if isinstance(node, dict) and "lists" in node.get("properties", {})]
+    assert enums == [list(LIST_TIES)]
+
+
+def _walk(node):
+    yield node
+    for child in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+        yield from _walk(child)
