@@ -22,6 +22,7 @@ from conformance.generate.breaks import variants
 from conformance.generate.build import build_case
 from conformance.generate.choosers import FixedChooser
 from conformance.generate.dry_run import load_specs
+from conformance.spec import meaning
 from conformance.spec.loader import read_operator, specs_dir
 from conformance.spec.model import LIST_TIES
 from conformance.spec.predicates import same_dtype
@@ -145,3 +146,12 @@ def _walk(node):
     yield node
     for child in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
         yield from _walk(child)
+
+
+def test_spec_comparison_keeps_the_ties_apart(specs):
+    facts = meaning.facts(specs.operator(API))
+    relations = {k: (f.code, f.clauses) for k, f in facts.items() if k.startswith("same_dtype")}
+    assert relations == {
+        "same_dtype by position {out, x}": ("ACLNN_ERR_PARAM_INVALID", (TIE,)),
+        "same_dtype within {x}": ("ACLNN_ERR_INNER_TILING_ERROR", (WITHIN,)),
+        "same_dtype within {out}": ("ACLNN_ERR_INNER_TILING_ERROR", (WITHIN,))}
