@@ -98,8 +98,17 @@ def test_within_lists_reads_the_elements_of_lists_only():
     assert within_lists("x和out的数据类型不一致", ("x", "out"), lists) == []
     assert within_lists("self中的Tensor的数据类型不一致", ("self",), lists) == []  # not a list
     assert within_lists("x或self中的Tensor的数据类型不一致", ("x", "self"), lists) == []
+    # the lists and their elements: one dtype over everything, no within-list reading
+    assert within_lists("x、tensors与out及其中各个tensor的数据类型不同", ("x", "tensors", "out"), lists) == []
 
 
 def test_ties_elements():
     assert ties_elements(TIED) and ties_elements("该参数中所有tensor的数据类型一致。")
     assert not ties_elements("数据类型与入参x的数据类型一致。")
+
+
+def test_lists_and_their_elements_are_one_tie(vocab):
+    rows = ((INVALID, "x、y与out及其中各个tensor的数据类型不同。"),)
+    d = draft_spec(toy_lists(("x", "y", "out"), rows), vocab, "toy: x.md")
+    assert _same_dtype(d) == [(["x", "y", "out"], "ACLNN_ERR_PARAM_INVALID", "all")]
+    assert _checkable(d, 2)
