@@ -26,6 +26,7 @@ _BRACES = re.compile(r"\{([^{}]*)\}")
 _QUOTED = re.compile(r"[\"“”']([A-Za-z0-9_\-]+)[\"“”']")
 # "x或out中的Tensor", "tensors列表中tensor", "scaledGrads中的Tensor": the elements of each list
 _WITHIN = re.compile(r"(?:列表)?(?:中|内)(?:的|所有的?|各个?)?\s*(?:Tensor|tensor|张量)")
+_AND_WITHIN = re.compile(r"及其(?:中|内)")
 _ELEMENTS_TIED = re.compile(r"该参数中(?:的)?所有\s*(?:Tensor|tensor)\s*的数据类型(?:保持|均|必须)?一致")
 
 
@@ -44,8 +45,9 @@ def quoted_values(row: ParamRow | None) -> list[str]:
 
 def within_lists(text: str, named: tuple[str, ...], lists: list[str]) -> list[str]:
     """The lists a sentence speaks of element by element ("x或out中的Tensor的数据类型不一致": within
-    x, within out), when it names lists only; else []."""
-    if not named or not set(named) <= set(lists) or not _WITHIN.search(text):
+    x, within out), when it names lists only; else []. Not "A、B与C及其中各个tensor的数据类型不同": the
+    lists AND their elements, one dtype over everything (a plain tie)."""
+    if not named or not set(named) <= set(lists) or not _WITHIN.search(text) or _AND_WITHIN.search(text):
         return []
     return [n for n in lists if n in named]
 

@@ -103,7 +103,7 @@ def tie_dtypes(clauses: list[Clause]) -> list[Clause]:
     making both tensors have it); a clause left without tensors goes."""
     groups = _Groups()
     for c in clauses:
-        if c["kind"] == "same_dtype":
+        if c["kind"] == "same_dtype" and c.get("lists") != "each":  # (each: no tie between lists)
             groups.join(c["params"])
     dtype = [c for c in clauses if c["kind"] == "dtype_in"]
     for c in dtype:

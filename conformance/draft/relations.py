@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from conformance.draft import list_ties
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Sentence
 from conformance.draft.list_kinds import ties_elements, within_lists
@@ -52,11 +53,17 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
     beyond them joins into unspecified clauses (tensors linked by notes, transitively)."""
     clauses = _coded_relations(ctx, kind, evidence)
     groups: list[tuple[set[str], list[Sentence]]] = []
+    lists = ctx.of_kind("tensor_list")
     for group, sentence in _noted(ctx, kind):
         ctx.used.add(sentence)
-        home = next((c for c in clauses if set(group) <= set(c["params"])), None)
+        home = list_ties.note_home(clauses, group, lists)
         if home is not None:
             home["_sentences"].append(sentence)
+            continue
+        if list_ties.lone_within(clauses, group, lists):
+            clauses.append({"id": ctx.new_id(_PART[kind]), "kind": kind, "params": list(group),
+                            "lists": "each", "on_violation": "unspecified", "_evidence": [],
+                            "_sentences": [sentence]})
             continue
         joined = [g for g in groups if g[0] & set(group)]
         merged = (set(group).union(*(g[0] for g in joined)), [s for g in joined for s in g[1]] + [sentence])
@@ -64,7 +71,8 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
     for names, sentences in groups:
         # what coded clauses already tie is not said again (an equality): each is stood for by its
         # first tensor (the one its breaks leave alone), so no case breaking it breaks this one too
-        touching = [c for c in clauses if set(c["params"]) & names] if kind in _TRANSITIVE else []
+        touching = [c for c in clauses if set(c["params"]) & names and list_ties.ties(c)
+                    ] if kind in _TRANSITIVE else []
         loose = names - {t for c in touching for t in c["params"]}
         members = {c["params"][0] for c in touching} | loose
         if len(members) < 2 and touching:
@@ -73,6 +81,8 @@ def relation(ctx: Context, kind: str, evidence: list[Evidence]) -> list[Clause]:
         clauses.append({"id": ctx.new_id(_PART[kind]), "kind": kind,
                         "params": [t for t in ctx.tensors if t in members], "on_violation": "unspecified",
                         "_evidence": [], "_sentences": sentences})
+    if kind == "same_dtype":
+        list_ties.by_position(clauses, lists)
     for c in clauses:
         c["source"] = source(c.pop("_sentences"))
     return clauses
@@ -82,8 +92,8 @@ def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[
     """One clause per set of tensors the rows relate (and code); for an equality, sets sharing a
     tensor joined: "gradOutput和self的shape不同" and "out和self的shape不同" are one same_shape over
     the three (two clauses sharing self could not be broken one without the other). A row on the
-    dtypes within lists ("x或out中的Tensor的数据类型不一致") is one same_dtype per list, or joins a
-    clause of its code already tying that list (same_dtype over lists ties every element)."""
+    dtypes within lists ("x或out中的Tensor的数据类型不一致") joins a clause of its code already tying
+    those lists, else is one ``lists: each`` clause (list_ties.py)."""
     groups: list[tuple[set[str], str, list[Evidence]]] = []
     lists = ctx.of_kind("tensor_list")
     inside = {id(e): within_lists(e.sentence.text, e.params, lists) if kind == "same_dtype" else []
@@ -94,16 +104,14 @@ def _coded_relations(ctx: Context, kind: str, evidence: list[Evidence]) -> list[
             groups = _joined(groups, members, e, kind in _TRANSITIVE)
     if kind not in _TRANSITIVE:  # a pair within a joint relation of its code: encoded by it
         groups = _into_supersets(groups)
-    for e in evidence:
-        for name in inside[id(e)]:
-            home = next((g for g in groups if g[1] == e.status and name in g[0]), None)
-            if home is None:
-                groups.append(({name}, e.status, [e]))
-            elif e not in home[2]:
-                home[2].append(e)
+    each = list_ties.within(groups, [e for e in evidence if inside[id(e)]], inside)
+    made = [*((g, {}) for g in groups), *((g, {"lists": "each"}) for g in each)]
     clauses = [{"id": ctx.new_id(_PART[kind]), "kind": kind, "params": [t for t in ctx.tensors if t in names],
-                "on_violation": status, "_evidence": readings, "_sentences": [e.sentence for e in readings]}
-               for names, status, readings in groups]
+                **tie, "on_violation": status, "_evidence": readings,
+                "_sentences": [e.sentence for e in readings]}
+               for (names, status, readings), tie in made]
+    if kind == "same_dtype":
+        list_ties.by_position(clauses, lists)
     for c in clauses:  # a row split over lists is encoded only while every part of it stands
         c["_with"] = {id(e): [d["id"] for d in clauses if d is not c and e in d["_evidence"]]
                       for e in c["_evidence"] if inside[id(e)]}

@@ -12,7 +12,7 @@ from typing import Any
 
 from conformance.cases.layouts import with_layout
 from conformance.cases.tensor import TensorMeta
-from conformance.generate import dtype_relations
+from conformance.generate import dtype_relations, list_dtypes
 from conformance.spec.clause_checks import DTYPE_RELATIONS
 from conformance.spec.model import Constraint, OperatorSpec
 from conformance.spec.values import Scalar, TensorList, dtypes_of, scalar_value, with_dtype
@@ -75,7 +75,10 @@ def _dtype_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
 
 def _same_dtype(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     """Another dtype for each later tensor: one its own list admits, or (a tensor with no list of
-    its own, such as an out 'of self's dtype') one the first tensor's list admits."""
+    its own, such as an out 'of self's dtype') one the first tensor's list admits. Within each
+    list (``lists: each``): the last elements of the lists (list_dtypes.py)."""
+    if c.list_tie == "each":
+        return list_dtypes.within_each(c, args, ctx.spec, ctx.product)
     names = _dtyped(args, c.params)
     out = []
     for p in names:

@@ -75,6 +75,23 @@ def check_list_params(kind: str, names: list[str], params: dict[str, Param], fai
                    "share one dtype)", *at, "params")
 
 
+def check_list_tie(kind: str, raw: dict[str, Any], params: dict[str, Param], fail: Fail,
+                   *at: Any) -> None:
+    """A same_dtype clause's ``lists``: ``each`` names tensor lists only; ``position`` ties a
+    list's elements to something else (two parameters, one a list)."""
+    tie, names = raw.get("lists"), raw.get("params", [])
+    if kind != "same_dtype" or tie is None:
+        return
+    lists = [n for n in names if params[n].kind == "tensor_list"]
+    if tie == "each" and len(lists) != len(names):
+        other = next(n for n in names if n not in lists)
+        raise fail(f"lists: each ties the elements within each tensor list: {other!r} is not one",
+                   *at, "lists")
+    if tie == "position" and (not lists or len(names) < 2):
+        raise fail("lists: position ties the i-th elements of tensor lists to those of another "
+                   "parameter: it needs a tensor_list and two parameters", *at, "lists")
+
+
 def check_clause_options(kind: str, raw: dict[str, Any], params: dict[str, Param], fail: Fail,
                          *at: Any) -> None:
     """Options that must fit the kind of parameter named: an int_array's ``length`` is exact; a

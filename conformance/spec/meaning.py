@@ -69,7 +69,7 @@ def _dtypes(spec: OperatorSpec) -> Iterator[Fact]:
     for name in spec.params_of("tensor"):
         own, partners, ties = _naming(spec, "dtype_in", name), _dtype_partners(spec, name), []
         if not own:
-            ties = [c for c in spec.constraints if c.kind == "same_dtype" and name in c.params]
+            ties = [c for c in spec.constraints if c.ties_dtypes and name in c.params]
             own = [c for c in spec.constraints if c.kind == "dtype_in" and set(c.params) & partners]
         if not own:
             continue
@@ -118,9 +118,17 @@ def _relations(spec: OperatorSpec) -> Iterator[Fact]:
     transitive: one group per clause. ``same: true`` on rank_in is a same_rank group; promotable
     and castable clauses are one fact each (castable's key names its output)."""
     by_key: dict[str, list[Constraint]] = {}
-    for kind in ("same_dtype", "same_shape"):
-        for group in _components([c for c in spec.constraints if c.kind == kind]):
+    for kind, clauses in (("same_dtype", [c for c in spec.constraints if c.ties_dtypes
+                                          and c.list_tie == "all"]),
+                          ("same_dtype by position", [c for c in spec.constraints if c.ties_dtypes
+                                                      and c.list_tie == "position"]),
+                          ("same_shape", [c for c in spec.constraints if c.kind == "same_shape"])):
+        for group in _components(clauses):
             by_key.setdefault(_set_key(kind, *(c.params for c in group)), []).extend(group)
+    for c in spec.constraints:  # within each list: one fact per list (each [x, out] is each [x], [out])
+        if c.kind == "same_dtype" and c.list_tie == "each":
+            for p in c.params:
+                by_key.setdefault(_set_key("same_dtype within", [p]), []).append(c)
     for c in spec.constraints:
         if c.kind == "broadcastable" or c.kind == "rank_in" and c.options.get("same"):
             kind = "broadcastable" if c.kind == "broadcastable" else "same_rank"

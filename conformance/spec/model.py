@@ -21,6 +21,11 @@ KINDS = (*CHECK_KINDS, *PROCESS_KINDS, "unspecified")
 #: to violate it. generate/breaks.py derives a violation of every other predicate kind from its data.
 EXPLICIT_BREAK = frozenset({"expr"})
 
+#: How a same_dtype clause ties tensor lists (its ``lists`` option; the operator schema lists them
+#: too): ``all`` one dtype over every element of every parameter; ``position`` the i-th elements
+#: of the lists (with every tensor or scalar named) one dtype; ``each`` one dtype within each list.
+LIST_TIES = ("all", "position", "each")
+
 
 @dataclass(frozen=True)
 class Source:
@@ -96,6 +101,17 @@ class Constraint:
     # a constraint: the valid cases whose success it promises in particular, see ``owner``)
 
     @property
+    def list_tie(self) -> str:
+        """A same_dtype clause's ``lists`` option (LIST_TIES), ``all`` by default."""
+        return str(self.options.get("lists", "all"))
+
+    @property
+    def ties_dtypes(self) -> bool:
+        """Whether the clause makes its parameters one dtype group: a same_dtype clause, except one
+        within each list (which ties no parameter to another)."""
+        return self.kind == "same_dtype" and self.list_tie != "each"
+
+    @property
     def outcome(self) -> str:
         """error (a status code), unspecified, advisory, or behavior (checked on results only)."""
         if self.kind == "behavior":
@@ -157,13 +173,13 @@ class OperatorSpec:
 
     def dtype_groups(self) -> list[list[str]]:
         """The parameters with a dtype (tensors, tensor lists, scalars) in groups of one dtype
-        (tied by ``same_dtype`` clauses), the group of the first tensor first; parameters in
-        different groups may differ in dtype."""
+        (tied by ``same_dtype`` clauses, bar those within each list), the group of the first tensor
+        first; parameters in different groups may differ in dtype."""
         order = [p.name for p in self.params.values() if p.kind in DTYPED_KINDS]
         order.sort(key=lambda n: self.params[n].kind == "scalar")  # a tensor's group first
         groups = [[p] for p in order]
         for c in self.constraints:
-            if c.kind == "same_dtype":
+            if c.ties_dtypes:
                 tied = [g for g in groups if set(g) & set(c.params)]
                 groups = [g for g in groups if g not in tied] + [sum(tied, [])]
         return sorted((sorted(g, key=order.index) for g in groups), key=lambda g: order.index(g[0]))

@@ -17,6 +17,7 @@ from conformance.spec.clause_checks import (
     check_dtype_relation,
     check_ids,
     check_kind_params,
+    check_list_tie,
 )
 from conformance.spec.doc_version import doc_version
 from conformance.spec.domains import Domain, parse_domain
@@ -130,6 +131,7 @@ class OperatorBuilder:
         check_kind_params(kind, raw.get("params", []), params, set(self.data.get("data", {})),
                           self.fail, *at)
         check_clause_options(kind, raw, params, self.fail, *at)
+        check_list_tie(kind, raw, params, self.fail, *at)
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
             "break", "when")}

@@ -79,7 +79,30 @@ def _same_among(present: list[tuple[str, Any]], attr: str) -> list[str]:
 
 
 def same_dtype(c: Constraint, names: Names, product: str) -> list[str]:
+    """One dtype over every element of every parameter; with ``lists: position`` over the i-th
+    elements of the lists (and every tensor or scalar named), with ``lists: each`` within each
+    list (lists of different lengths are another clause's matter: positions past a list's end
+    are compared without it)."""
+    tie, lists = c.list_tie, _lists(c, names)
+    if tie == "each":
+        return [m for p, v in lists for m in _same_among(_elements(p, v, range(len(v))), "dtype")]
+    if tie == "position" and lists:
+        out: list[str] = []
+        for i in range(max(1, *(len(v) for _, v in lists))):  # (empty lists: the others)
+            present = [x for p in c.params for x in (_elements(p, names[p], [i])
+                       if isinstance(names.get(p), TensorList) else _present_one(p, names))]
+            out += _same_among(present, "dtype")
+        return out
     return _same(c, names, "dtype")
+
+
+def _elements(param: str, value: TensorList, at: Any) -> list[tuple[str, Any]]:
+    """The non-null elements of a list at the indices ``at`` (those past its end left out)."""
+    return [(element_name(param, i), value[i]) for i in at if i < len(value) and value[i] is not None]
+
+
+def _present_one(param: str, names: Names) -> list[tuple[str, Any]]:
+    return [(param, names[param])] if names.get(param) is not None else []
 
 
 def format_in(c: Constraint, names: Names, product: str) -> list[str]:
