@@ -2,6 +2,8 @@
 不匹配") given the relation the page states elsewhere, in the usage notes of the tensors the row
 names ("shape与入参x1一致", "shape为self与other broadcast之后的shape").
 
+An output list's element-count note ("shape size大于等于入参x1的shape size", list_sizes.py) is such a
+relation too, a clause of its own beside the same_shape ones (list_sizes.link: the row needs all).
 A row is resolved only when every tensor it names is held by such a relation, and each relation
 it uses is one whose break changes a tensor the row names: a same_shape group's breaks change all
 but its first tensor (in the prototype's order), a broadcast shape's break perturbs its result. A
