@@ -77,3 +77,35 @@ def test_distinct_drops_repeats_and_counts_axes_from_either_end():
     assert ev("distinct(padding, x.rank)", x=x, padding=(-2, 0, -1)) == [0, 1]
     with pytest.raises(ExprError, match="not positive"):
         ev("distinct(padding, 0)", padding=(1,))
+
+
+def test_a_generator_reads_tensor_lists_position_by_position():
+    from conformance.spec.values import TensorList
+
+    def lists(*shapes):
+        return TensorList(TensorMeta(s, "FLOAT") for s in shapes)
+    e = Expression("len(y) != len(x) or all(o.numel >= i.numel for o, i in zip(y, x))", NAMES)
+    assert e.evaluate({"y": lists((2, 3), (4,)), "x": lists((6,), (2, 2))}) is True
+    assert e.evaluate({"y": lists((2, 3), (3,)), "x": lists((6,), (2, 2))}) is False  # the 2nd: 3 < 4
+    assert e.evaluate({"y": lists((1,)), "x": lists((6,), (2, 2))}) is True  # (lengths: another clause)
+    assert e.explain({"y": lists((2, 3), (3,)), "x": lists((6,), (2, 2))}).endswith(
+        "does not hold (y=[shape [2, 3], shape [3]], x=[shape [6], shape [2, 2]])")
+    assert ev("max(p * 2 for p in padding if p < 2)", padding=(0, 1, 2)) == 2
+    assert ev("sum(a * b for a in padding for b in padding)", padding=(1, 2)) == 9
+
+
+@pytest.mark.parametrize("text, words", [
+    ("all(x for x[0] in padding)", "binds names only"),
+    ("[p for p in padding]", "ListComp is not allowed"),
+    ("all(q > 0 for p in padding)", "unknown name 'q'"),
+])
+def test_generators_bind_plain_names_only(text, words):
+    with pytest.raises(ExprError, match=words):
+        Expression(text, NAMES)
+
+
+def test_a_bound_name_outside_its_generator_is_not_given():
+    with pytest.raises(ExprError, match="p is not given"):
+        ev("all(p > 0 for p in padding) and p > 0", padding=(1,))
+    with pytest.raises(ExprError, match="cannot unpack 1 values"):
+        ev("all(a > b for a, b in zip(padding))", padding=(1,))

@@ -19,6 +19,7 @@ from conformance.draft import (
     conditions,
     dim_clauses,
     distinct_clauses,
+    list_sizes,
     merges,
     promotion_clauses,
     relations,
@@ -142,7 +143,9 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
+    built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     shape_notes.relink(built, origin)
+    list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)
     built = relations.break_free_last(built)
     ranks = merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built)))

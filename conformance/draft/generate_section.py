@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft import conditional_breaks, distinct_clauses, empty_breaks, list_kinds
+from conformance.draft import conditional_breaks, distinct_clauses, empty_breaks, list_kinds, list_sizes
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
@@ -72,6 +72,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     list_kinds.require_pointers(ctx.params, clauses)
     list_kinds.scalar_guesses(ctx.params, clauses, review, lambda name: _where(ctx, name))
     s = draw_shapes(ctx, clauses)
+    list_sizes.draws(ctx, s, clauses, review)
     draws = dict(s.draws)
     guessed_attrs = []
     for name in ctx.params:

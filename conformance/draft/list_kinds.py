@@ -73,6 +73,8 @@ def mixes_lists(clause: dict[str, Any], lists: set[str], tensors: set[str]) -> b
     named = set(clause.get("params", []))
     if clause["kind"] in ("same_shape", "broadcastable") and named & lists and named & tensors:
         return True
+    if clause.get("_reads_lists"):  # (element by element, in a generator: list_sizes.py)
+        return False
     texts = [*clause.get("all", []), clause.get("when", "")]
     return any(re.search(rf"\b{re.escape(n)}\b", t) for t in texts for n in lists)
 

@@ -2,6 +2,8 @@
 不匹配") given the relation the page states elsewhere, in the usage notes of the tensors the row
 names ("shape与入参x1一致", "shape为self与other broadcast之后的shape").
 
+An output list's element-count note ("shape size大于等于入参x1的shape size", list_sizes.py) is such a
+relation too, a clause of its own beside the same_shape ones (list_sizes.link: the row needs all).
 A row is resolved only when every tensor it names is held by such a relation, and each relation
 it uses is one whose break changes a tensor the row names: a same_shape group's breaks change all
 but its first tensor (in the prototype's order), a broadcast shape's break perturbs its result. A
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from conformance.draft import list_sizes
 from conformance.draft.context import Clause, Context, Evidence
 from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import relations
@@ -71,7 +74,7 @@ def _stated(ctx: Context) -> list[tuple[str, tuple[str, ...]]]:
                     out.append((kind, group))
                 elif kind == "broadcast_of" and lists == {False} and ctx.params[group[0]]["role"] == "output":
                     out.append(("expr", group))  # (an input's would break another tensor)
-    return out
+    return out + list_sizes.stated(ctx)
 
 
 def _settle(ctx: Context, e: Evidence,
@@ -91,7 +94,12 @@ def _settle(ctx: Context, e: Evidence,
 
 def _one_clause(used: list[tuple[str, tuple[str, ...]]]) -> bool:
     """One broadcast shape, or same_shape groups joined by shared tensors (relations.py makes them
-    one clause): a row encoded by one clause, which a draft keeps or leaves out whole."""
+    one clause): a row encoded by one clause, which a draft keeps or leaves out whole. Element-count
+    bounds are clauses of their own, beside at most one such (list_sizes.link ties them)."""
+    sizes = [u for u in used if u[0] == list_sizes.KIND]
+    if sizes:
+        rest = [u for u in used if u[0] != list_sizes.KIND]
+        return not rest or _one_clause(rest)
     if {kind for kind, _ in used} == {"expr"}:
         return len({group[0] for _, group in used}) == 1 and len(used) == 1
     if any(kind != "same_shape" for kind, _ in used):
@@ -109,11 +117,11 @@ def _one_clause(used: list[tuple[str, tuple[str, ...]]]) -> bool:
 
 
 def _ordered(tensors: list[str], kind: str, group: tuple[str, ...]) -> tuple[str, ...]:
-    if kind == "expr":  # (the result first)
+    if kind in ("expr", list_sizes.KIND):  # (the result, or the bounded list, first)
         return (group[0], *[t for t in tensors if t in group[1:]])
     return tuple(t for t in tensors if t in group)
 
 
 def _changed(tensors: list[str], kind: str, group: tuple[str, ...]) -> tuple[str, ...]:
     """The tensors a break of the relation changes."""
-    return (group[0],) if kind == "expr" else _ordered(tensors, kind, group)[1:]
+    return (group[0],) if kind in ("expr", list_sizes.KIND) else _ordered(tensors, kind, group)[1:]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -46,6 +47,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "prod": math.prod, "broadcast": _broadcast, "broadcastable": _broadcastable,
     "present": lambda value: value is not None,  # an optional argument was given (not null)
     "distinct": _distinct,
+    "zip": lambda *seqs: tuple(zip(*seqs)),  # (with a generator: tensor lists position by position)
 }
 ATTRIBUTES = frozenset({"shape", "rank", "numel", "dtype", "format", "strides", "offset", "contiguous",
                         "value"})  # (value: a scalar argument's number)
@@ -58,7 +60,8 @@ _CMPTEXT = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: "
             ast.In: "in", ast.NotIn: "not in"}
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
             ast.BinOp, ast.Compare, ast.Call, ast.Attribute, ast.Subscript, ast.Slice, ast.Name,
-            ast.Load, ast.Constant, ast.Tuple, ast.List, ast.IfExp, *_BINOPS, *_CMPOPS)
+            ast.Load, ast.Constant, ast.Tuple, ast.List, ast.IfExp, ast.GeneratorExp, ast.comprehension,
+            ast.Store, *_BINOPS, *_CMPOPS)
 _MAX_INT = 1 << 62  # keeps arithmetic on attacker-sized numbers cheap
 
 
@@ -86,6 +89,7 @@ class Expression:
         except (RecursionError, MemoryError):
             raise ExprError(f"expression is nested too deeply: {text[:40]!r}...") from None
         _check_depth(self.tree)
+        names = names | _bound(self.tree)
         for node in ast.walk(self.tree):
             self._check_node(node, names)
 
@@ -124,6 +128,20 @@ class Expression:
         return f"{self.text.strip()} does not hold" + (f" ({', '.join(atoms)})" if atoms else "")
 
 
+def _bound(tree: ast.AST) -> frozenset[str]:
+    """The names a generator binds (``o, i`` in ``all(o.numel >= i.numel for o, i in zip(out, x))``),
+    the only way an expression reads tensor lists element by element. A target is a name or a
+    tuple of names; a bound name read outside its generator is "not given" when evaluated."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.comprehension):
+            targets = node.target.elts if isinstance(node.target, ast.Tuple) else [node.target]
+            if node.is_async or not all(isinstance(t, ast.Name) for t in targets):
+                raise ExprError(f"a generator binds names only: {ast.unparse(node.target)!r}")
+            bound.update(t.id for t in targets)  # type: ignore[attr-defined]
+    return frozenset(bound)
+
+
 def _show(node: ast.AST, interp: _Interpreter) -> str:
     if isinstance(node, ast.Constant):
         return repr(node.value)
@@ -131,11 +149,16 @@ def _show(node: ast.AST, interp: _Interpreter) -> str:
 
 
 def _fmt(value: Any) -> str:
+    if isinstance(value, tuple) and value and all(hasattr(v, "shape") for v in value):
+        return "[" + ", ".join(f"shape {list(v.shape)}" for v in value) + "]"  # a tensor list
     return str(list(value)) if isinstance(value, tuple) else str(value)
 
 
 def _atoms(node: ast.AST) -> list[ast.AST]:
-    """The outermost attribute/subscript/name leaves (not function names), in source order."""
+    """The outermost attribute/subscript/name leaves (not function names), in source order; of a
+    generator only what it iterates (its element names nothing outside it)."""
+    if isinstance(node, ast.GeneratorExp):
+        return [a for g in node.generators for a in _atoms(g.iter)]
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return [node]
     if isinstance(node, ast.Name):
@@ -209,6 +232,8 @@ def _compile(node: ast.AST) -> Compiled:  # noqa: C901 - one branch per node typ
     if isinstance(node, ast.IfExp):
         test, body, orelse = _compiled(node.test), _compiled(node.body), _compiled(node.orelse)
         return lambda names: body(names) if test(names) else orelse(names)
+    if isinstance(node, ast.GeneratorExp):
+        return _generator(node)
     if isinstance(node, ast.Call):
         function, args = node.func.id, [_compiled(a) for a in node.args]
         return lambda names: FUNCTIONS[function](*(a(names) for a in args))
@@ -226,6 +251,34 @@ def _name(name: str) -> Compiled:
             raise ExprError(f"{name} is not given")
         return names[name]
     return value
+
+
+def _generator(node: ast.GeneratorExp) -> Compiled:
+    """The generator's elements as a tuple (all of them: specs' lists are short), each evaluated
+    with the names its ``for`` clauses bind over the outer ones."""
+    element = _compiled(node.elt)
+    loops = [(_binder(g.target), _compiled(g.iter), [_compiled(c) for c in g.ifs]) for g in node.generators]
+
+    def run(names: Mapping[str, Any]) -> tuple[Any, ...]:
+        scopes: list[Mapping[str, Any]] = [names]
+        for bind, iterable, conditions in loops:
+            inner = [ChainMap(bind(item), scope) for scope in scopes for item in iterable(scope)]
+            scopes = [scope for scope in inner if all(c(scope) for c in conditions)]
+        return tuple(element(scope) for scope in scopes)
+    return run
+
+
+def _binder(target: ast.AST) -> Callable[[Any], dict[str, Any]]:
+    if isinstance(target, ast.Name):
+        return lambda item: {target.id: item}
+    names = [t.id for t in target.elts]  # type: ignore[attr-defined]  # (_bound checked: names)
+
+    def bind(item: Any) -> dict[str, Any]:
+        values = tuple(item)
+        if len(values) != len(names):
+            raise ExprError(f"cannot unpack {len(values)} values into {', '.join(names)}")
+        return dict(zip(names, values))
+    return bind
 
 
 def _boolop(want: bool, values: list[Compiled]) -> Compiled:
