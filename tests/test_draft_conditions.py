@@ -83,8 +83,19 @@ def test_conditional_clauses_and_their_breaks(drafted):
 def test_conditions_not_read_stay_for_review(drafted):
     _, spec = drafted
     reviewed = {c["source"]["quote"] for c in spec["constraints"] if c["kind"] == "review"}
-    assert {"当gated为true时，gateOut和x的数据类型或shape不一致", "当mode为keep时，gateOut、y的shape不一致",
-            "当x的数据类型为FLOAT16时，maskOut是空指针"} <= reviewed
+    assert {"当gated为true时，gateOut和x的数据类型或shape不一致",
+            "当mode为keep时，gateOut、y的shape不一致"} <= reviewed
+
+
+def test_a_dtype_condition_and_a_value_condition_on_one_tensor(drafted):
+    # (dtype conditions: tests/test_draft_dtype_conditions.py) both clauses draw maskOut null:
+    # one reading present(maskOut) does not stop the other drawing it
+    _, spec = drafted
+    by = _by_quote(spec)
+    dtype = by["当x的数据类型为FLOAT16时，maskOut是空指针"]
+    assert dtype["all"] == ["not (x.dtype == 'FLOAT16') or present(maskOut)"]
+    assert dtype["break"] == {"maskOut_own_shape": {"sampled": [None]}}
+    assert by["当mode为skip，传入的maskOut是空指针时"]["kind"] == "expr"
 
 
 @pytest.mark.slow
@@ -99,7 +110,7 @@ def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
                    and c["kind"] == "expr"}
     judged = {r["clause"] for r in report["results"] if r["kind"] == "status" and r["outcome"] == "pass"
               and r["cases"] > 0}
-    assert len(conditional) == 4 and conditional <= judged
+    assert len(conditional) == 5 and conditional <= judged
 
 
 def test_a_required_tensor_another_clause_reads_is_never_drawn_null():
@@ -113,3 +124,5 @@ def test_a_required_tensor_another_clause_reads_is_never_drawn_null():
     assert not _nullable(ctx, [mine, empty], mine, {"null": "rstd"})  # rstd.numel on null: no
     assert _nullable(ctx, [mine, behavior], mine, {"null": "rstd"})  # a when that fails is silent
     assert _nullable(ctx, [mine, {"all": ["bias.numel > 0"]}], mine, {"null": "bias"})  # optional
+    given = {"all": ["not (x.dtype == 'INT32') or present(rstd)"]}  # says what null means
+    assert _nullable(ctx, [mine, given], mine, {"null": "rstd"})

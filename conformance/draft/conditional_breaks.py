@@ -40,12 +40,13 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
 def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[str, Any]) -> bool:
     """Whether the tensor the break draws null may be: an optional one (every clause reading it
     says ``present``), or a required one no other clause's ``all`` reads (it would be evaluated
-    on null; a behavior's ``when`` that cannot be evaluated does not speak for the case)."""
+    on null, unless as ``present(name)``, which says what null means; a behavior's ``when`` that
+    cannot be evaluated does not speak for the case)."""
     name = info.get("null")
     if name is None or ctx.params[name].get("optional"):
         return True
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    return not any(word.search(t) for c in clauses if c is not clause
+    word, given = re.compile(rf"\b{re.escape(name)}\b"), f"present({name})"
+    return not any(word.search(t.replace(given, "")) for c in clauses if c is not clause
                    for t in c.get("all", []))
 
 

@@ -4,11 +4,12 @@
 ``read`` splits such a sentence into its CONDITION and its BODY and reads the body with the other
 patterns (patterns.match); ``clauses`` reads the condition, once the page's parameter kinds are
 known, into an expression of one of a few exact shapes (a bool attribute true or false, an int or
-string attribute equal to one of the values its row gives, an optional tensor given) and writes one
-``expr`` clause ``not (COND) or BODY`` per sentence, for the bodies an expression states exactly
-(a null pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a
-dtype, a rank, a pronoun "其", a body naming two properties) is no clause: the sentence stays for
-review. How such a clause is broken (the condition made true, the body false): conditional_breaks.py.
+string attribute equal to one of the values its row gives, an optional tensor given, a tensor's
+dtype: dtype_conditions.py) and writes one ``expr`` clause ``not (COND) or BODY`` per sentence,
+for the bodies an expression states exactly (a null pointer, an attribute's sign, two shapes that
+differ). Anything else (a condition on a rank, a pronoun "其", a body naming two properties, a body
+on a dtype) is no clause: the sentence stays for review. How such a clause is broken (the
+condition made true, the body false): conditional_breaks.py.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from conformance.draft import dtype_conditions
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.patterns import Match, is_conditional, match, named
@@ -81,6 +83,8 @@ def read(text: str, names: Collection[str]) -> Match | None:
 def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
     """(the expression, the draws making it true: attribute → values) of a condition; None when it
     is not one of the shapes read exactly."""
+    if (dtype := dtype_conditions.condition(ctx, text)) is not None:  # "x的数据类型为INT32"
+        return dtype
     if (m := _PRESENT.search(text)) and m["name"] in ctx.tensors and ctx.params[m["name"]].get("optional"):
         return (f"present({m['name']})", {}) if expressible(m["name"]) else None
     m = _ATTR.search(text)
@@ -138,8 +142,8 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         cond = condition(ctx, e.limits["condition"])
         given = re.fullmatch(r"present\((\w+)\)", cond[0]) if cond is not None else None
         body = _body(ctx, e, given[1] if given else None) if cond is not None else None
-        if cond is None or body is None:
-            continue
+        if cond is None or body is None or f"{body[1].get('null')}.dtype" in cond[0]:
+            continue  # (a condition on the dtype of the tensor the break draws null: never true then)
         test, made_true = cond
         lines, info = body
         clause: Clause = {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",

@@ -50,7 +50,7 @@ def _untestable(draft: Draft, text: str) -> bool:
     """Leave out what a run cannot test; whether anything was. A clause the drawn valid cases
     break (the draft's shapes cannot honour it) is left for review when it has a code; one no case
     breaks alone (another says the same) goes, unless a clause requires it or it names the first
-    tensor's dtypes (the test items)."""
+    tensor's dtypes (the test items), and a conditional one with a code is left for review."""
     d = DraftedSpec(draft.facts.api, {}, "", draft)
     drawn, lonely = unbreakable(text, draft.facts.api, pack_vocabulary(vocabulary_additions([d])))
     first = draft.ctx.tensors[0]
@@ -59,8 +59,9 @@ def _untestable(draft: Draft, text: str) -> bool:
                          and not any(cid in c.get("requires", []) for c in draft.clauses)}
     gone |= {c["id"] for c in draft.clauses if set(c.get("requires", [])) & gone}  # (their requirers)
     gone -= kept
-    for c in draft.clauses:
-        if c["id"] in gone and c["id"] in drawn and str(c.get("on_violation")).startswith("ACLNN_"):
+    for c in draft.clauses:  # (a conditional one: its condition may be one no boundary draw meets)
+        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c) \
+                and str(c.get("on_violation")).startswith("ACLNN_"):
             evidence = c.get("_evidence") or [None]
             draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)),
                          evidence[0].pattern if evidence[0] is not None else c["kind"])

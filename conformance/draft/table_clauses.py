@@ -52,6 +52,11 @@ def _per_product(ctx: Context, name: str, seen: tuple[str, ...] = ()) -> dict[st
     return table if all(table.values()) else None
 
 
+def dtypes_per_product(ctx: Context, name: str) -> dict[str, list[str]] | None:
+    """A tensor's dtypes on each product of the page, as its dtype_in clause lists them."""
+    return _per_product(ctx, name)
+
+
 def _canonical(ctx: Context, names: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(d for n in names if (d := ctx.vocab.dtype(n)) is not None))
 
