@@ -216,3 +216,9 @@ def test_a_dtype_combination_is_no_list_per_tensor() -> None:
     found = match(combined, ["self", "biasOptional"])
     assert found is None or found.pattern != "dtype not supported"
     assert not _checkable(_drafted(first, combined), combined)
+
+
+@pytest.mark.parametrize("text", ["x不小于0", "x不是负数", "x不为负", "x非负"])
+def test_a_negated_sign_word_is_no_sign(text: str) -> None:
+    from conformance.draft.sentence_limits import SIGN
+    assert SIGN.search(text) is None

@@ -75,6 +75,8 @@ def test_distinct_drops_repeats_and_counts_axes_from_either_end():
     assert ev("len(distinct(padding)) == len(padding)", padding=(0, 1)) is True
     assert ev("len(distinct(padding, x.rank)) == len(padding)", x=x, padding=(1, -1)) is False
     assert ev("distinct(padding, x.rank)", x=x, padding=(-2, 0, -1)) == [0, 1]
+    # an axis out of range is no duplicate of one in range (3 is not 1 on a rank-2 tensor)
+    assert ev("len(distinct(padding, x.rank)) == len(padding)", x=x, padding=(1, 3)) is True
     with pytest.raises(ExprError, match="not positive"):
         ev("distinct(padding, 0)", padding=(1,))
 

@@ -178,6 +178,7 @@ def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict
         return [f"{number} {'>' if positive else '>='} 0"], {"sign": (name, positive), "bad": {name: bad}}
     if kind == "same_shape" and len(names) >= 2 and set(kinds.values()) == {"tensor"}:
         first = names[0]  # the given tensor, when the condition names one, is the one perturbed
-        moved, like = (given, names[1]) if given in names else (names[-1], first)
+        moved = given if given in names else names[-1]
+        like = first if moved != first else names[1]
         return [f"{n}.shape == {first}.shape" for n in names[1:]], {"perturb": moved, "like": like}
     return None

@@ -112,7 +112,9 @@ def _none(text: str) -> Limits:
 
 LENGTH = rx(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!=)\s*(\d+)(?!\s*(?:或|、|,|，|维|\d))")
 # (a comparison with 0: "numSeqs的值小于等于numQueries的值" relates two values, no sign)
-SIGN = rx(r"(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?:小于|<)\s*0(?![.\d])|为负|是负数")
+# "不小于0", "不是负数": the negated words say the opposite
+SIGN = rx(r"(?<![不非])(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?<![不非])(?:小于|<)\s*0(?![.\d])|"
+         r"(?<![不非])为负|(?<![不非])是负数")
 
 
 LENGTHS = rx(r"(?:长度|size|大小|元素个数)\s*(?:既?不等于|不为|不是)\s*"

@@ -35,11 +35,14 @@ def _broadcastable(*shapes: Any) -> bool:
 
 
 def _distinct(values: Any, modulus: int | None = None) -> list[Any]:
-    """The distinct elements of ``values`` in order; with ``modulus``, taken modulo it first (the
-    axes ``[1, -1]`` of a rank-2 tensor are one axis: ``distinct(dims, x.rank)`` is ``[1]``)."""
+    """The distinct elements of ``values`` in order; with ``modulus`` n, the axes -n..-1 taken as
+    0..n-1 first (``[1, -1]`` of a rank-2 tensor are one axis: ``distinct(dims, x.rank)`` is
+    ``[1]``); an axis out of range stays itself (another clause says it is out of range)."""
     if modulus is not None and int(modulus) <= 0:
         raise ExprError(f"distinct: modulus {modulus} is not positive")
-    return list(dict.fromkeys(v % int(modulus) if modulus is not None else v for v in values))
+    n = int(modulus) if modulus is not None else 0
+    # only -n..-1 wrap: an axis out of range stays itself, so it never counts as a duplicate
+    return list(dict.fromkeys(v + n if n and -n <= v < 0 else v for v in values))
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
