@@ -229,3 +229,11 @@ def test_an_experimental_copy_that_cannot_be_read_is_skipped_when_its_operator_i
     assert (total["failed"], total["skipped"], total["drafted"], total["written"]) == (0, 1, 2, 1)
     # alone, the copy is a failure
     assert main(["draft", str(tmp_path / "experimental"), "-o", str(tmp_path / "e")]) == 1
+
+
+def test_a_page_right_after_stats_is_refused_not_overwritten(tmp_path, capsys):
+    page = tmp_path / "aclnnX.md"
+    page.write_text("mine", encoding="utf-8")
+    assert main(["draft", "-o", str(tmp_path / "d"), "--stats", str(page), str(PAGES)]) == 2
+    assert page.read_text(encoding="utf-8") == "mine"
+    assert "--stats FILE must name a .json file" in capsys.readouterr().err

@@ -49,6 +49,9 @@ def draft_command(args: argparse.Namespace) -> int:
         raise UsageError("--rev and --checkout go together (a revision of a checkout)")
     if args.rev is None and not args.pages:
         raise UsageError("give a page or a directory of pages (or --rev REV --checkout DIR)")
+    if args.stats and not args.stats.endswith(".json"):  # "--stats page.md ..." took a page as FILE
+        raise UsageError(f"--stats FILE must name a .json file, not {args.stats!r} (a page given "
+                         "right after --stats is read as its FILE: put --stats after the pages)")
     out = Path(args.output)
     check_output_dir(out)
     vocab = load_vocabulary(specs_dir() / VOCABULARY_FILE)
