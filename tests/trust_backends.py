@@ -92,20 +92,20 @@ class Correct:
             return INVALID
         return 0 if out.shape == index.shape else INVALID
 
-    # -- aclnnToyForeachNeg: x, out of one dtype; y's elements of one dtype (tiling) --------------
+    # -- aclnnToyForeachNeg: x[i] and out[i] of one dtype; each of x, y of one dtype (tiling) -----
     def _aclnnToyForeachNeg(self, a: dict[str, Any]) -> int:
         if any(a[n] is None or None in a[n] for n in ("x", "y", "out")):
             return NULLPTR
         x, y, out = a["x"], a["y"], a["out"]
         if not plain(x, y, out, ranks=(1, 8), dtypes=FLOATS):
             return INVALID
-        if len({dtype(t) for t in tensors(x, out)}) != 1:
-            return INVALID
+        if len(x) != len(out) or any(dtype(p) != dtype(q) for p, q in zip(x, out)):
+            return INVALID  # position by position: the only reading leaving the tiling row reachable
         if not len(x) == len(y) == len(out) or any(
                 p.shape != q.shape or p.shape != r.shape for p, q, r in zip(x, y, out)):
             return INVALID
-        elements = list(y)[:2] if self.bug == "list-first-two" else list(y)
-        return TILING if len({dtype(t) for t in elements}) > 1 else 0
+        lists = (list(x), list(y)[:2] if self.bug == "list-first-two" else list(y))
+        return TILING if any(len({dtype(t) for t in e}) > 1 for e in lists) else 0
 
     # -- aclnnToyGatedScale (tests/fixtures/condition_pages) ----------------------------------------
     def _aclnnToyGatedScale(self, a: dict[str, Any]) -> int:
@@ -122,6 +122,8 @@ class Correct:
         if a["out"].shape != x.shape or bias is not None and bias.shape != x.shape:
             return INVALID
         if self._when(not gated) and slope.value < 0:
+            return INVALID
+        if self._when(dtype(x) == "FLOAT16") and a["maskOut"] is None:
             return INVALID
         return 0
 

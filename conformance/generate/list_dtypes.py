@@ -2,9 +2,10 @@
 
 A foreach page says "x和out的数据类型不一致" with one code and "x或out中的Tensor的数据类型不一致" with
 another: the first ties x[i] to out[i] (``lists: position``), the second the elements within each
-list (``lists: each``). One case breaks the second alone: the LAST element of every named list, and
-of every list tied to one of them by position, moved together to another dtype all of them admit,
-so position by position the lists still agree and only the elements within a list differ.
+list (``lists: each``). A case breaks the second alone: the LAST element of one named list, and
+of every list tied to it by position, moved together to another dtype all of them admit, so
+position by position the lists still agree and only the elements within a list differ; one such
+case per named list, so a kernel checking the elements of only one list is caught.
 """
 from __future__ import annotations
 
@@ -18,22 +19,22 @@ Args = dict[str, Any]
 
 
 def within_each(c: Constraint, args: Args, spec: OperatorSpec, product: str) -> list[Args]:
-    """The case mixing dtypes within the clause's lists (none when no list has two elements or
-    some lists tied by position admit no common other dtype). Lists not tied to each other may
-    differ in dtype: each set of tied ones gets its own."""
-    named = [p for p in c.params if _mixable(args.get(p))]
-    changed: Args = {}
-    for p in named:
-        if p in changed:
+    """One case per list the clause names (with the lists tied to it by position, moved
+    together), so a kernel checking only some of the lists fails one of them; none for a list
+    of one element, or whose tied lists admit no common other dtype."""
+    cases: list[Args] = []
+    done: set[str] = set()
+    for p in [p for p in c.params if _mixable(args.get(p))]:
+        if p in done:
             continue
         tied = [q for q in position_tied(spec, [p], args) if _mixable(args.get(q))]
+        done.update(tied)
         listed = [ds for ds in (spec.dtypes_for(product, q) for q in tied) if ds] or [[]]
         current = {args[q][-1].dtype for q in tied}
         others = [d for d in listed[0] if d not in current and all(d in ds for ds in listed)]
-        if not others:
-            return []
-        changed.update({q: _last_as(args[q], others[0]) for q in tied})
-    return [{**args, **changed}] if changed else []
+        if others:
+            cases.append({**args, **{q: _last_as(args[q], others[0]) for q in tied}})
+    return cases
 
 
 def position_tied(spec: OperatorSpec, names: list[str], args: Args) -> list[str]:
