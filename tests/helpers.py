@@ -61,3 +61,16 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
         code = int(exc.code)
     out = capsys.readouterr()
     return code, out.out, out.err
+
+
+def draft_one(out: Any, pages: Any, api: str) -> tuple[Any, dict[str, Any]]:
+    """Draft the fixture ``pages`` into ``out``; (out, the spec of ``api`` as a dict)."""
+    import yaml  # (only the drafting tests need it)
+
+    assert main(["draft", str(pages), "-o", str(out)]) == 0
+    return out, yaml.safe_load((out / f"{api}.yaml").read_text(encoding="utf-8"))
+
+
+def by_quote(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A drafted spec's clauses by the sentence they quote."""
+    return {c["source"]["quote"]: c for c in spec["constraints"]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+from helpers import by_quote, draft_one
 
 import conformance
 from conformance.cli.main import main
@@ -51,18 +51,12 @@ def test_bodies_not_read_exactly_are_left(text):
 
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory):
-    out = tmp_path_factory.mktemp("drafts")
-    assert main(["draft", str(PAGES), "-o", str(out)]) == 0
-    return out, yaml.safe_load((out / f"{API}.yaml").read_text(encoding="utf-8"))
-
-
-def _by_quote(spec):
-    return {c["source"]["quote"]: c for c in spec["constraints"]}
+    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
 
 
 def test_conditional_clauses_and_their_breaks(drafted):
     _, spec = drafted
-    by = _by_quote(spec)
+    by = by_quote(spec)
     gate = by["当gated为true时，gateOut为空指针"]
     assert gate["all"] == ["not (gated) or present(gateOut)"]
     assert gate["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR"
@@ -91,7 +85,7 @@ def test_a_dtype_condition_and_a_value_condition_on_one_tensor(drafted):
     # (dtype conditions: tests/test_draft_dtype_conditions.py) both clauses draw maskOut null:
     # one reading present(maskOut) does not stop the other drawing it
     _, spec = drafted
-    by = _by_quote(spec)
+    by = by_quote(spec)
     dtype = by["当x的数据类型为FLOAT16时，maskOut是空指针"]
     assert dtype["all"] == ["not (x.dtype == 'FLOAT16') or present(maskOut)"]
     assert dtype["break"] == {"maskOut_own_shape": {"sampled": [None]}}

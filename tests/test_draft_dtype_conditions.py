@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-import yaml
+from helpers import by_quote, draft_one
 
 import conformance
 from conformance.cli.main import main
@@ -65,18 +65,12 @@ def test_conditions_not_read(ctx, text):
 
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory):
-    out = tmp_path_factory.mktemp("drafts")
-    assert main(["draft", str(PAGES), "-o", str(out)]) == 0
-    return out, yaml.safe_load((out / f"{API}.yaml").read_text(encoding="utf-8"))
-
-
-def _by_quote(spec):
-    return {c["source"]["quote"]: c for c in spec["constraints"]}
+    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
 
 
 def test_clauses_and_breaks(drafted):
     _, spec = drafted
-    by = _by_quote(spec)
+    by = by_quote(spec)
     scale = by["当x的数据类型为INT32时，scaleOptional是空指针"]  # the case's dtype makes it true
     assert scale["all"] == ["not (x.dtype == 'INT32') or present(scaleOptional)"]
     assert scale["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR"

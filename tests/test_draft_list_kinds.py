@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+from helpers import draft_one
 
 import conformance
 from conformance.cli.main import main
@@ -21,9 +21,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory):
-    out = tmp_path_factory.mktemp("drafts")
-    assert main(["draft", str(PAGES), "-o", str(out)]) == 0
-    return out, yaml.safe_load((out / f"{API}.yaml").read_text(encoding="utf-8"))
+    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
 
 
 def test_the_kinds_are_drafted(drafted):

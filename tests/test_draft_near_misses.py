@@ -156,27 +156,26 @@ def test_an_exclusion_is_about_words_not_a_name_holding_one() -> None:
     assert _clause(d, text)["all"] == ["len(normShape) in [1, 2]"] and _checkable(d, text)
 
 
+def _noted(text: str, name: str, *notes: str):
+    """The toy pool's draft with the error row ``text`` and ``notes`` as ``name``'s usage notes."""
+    facts = toy_pool(text)
+    rows = tuple(replace(r, usage=tuple(Sentence(n, r.where) for n in notes)) if r.name == name else r
+                 for r in facts.params)
+    return draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+
+
 def test_axes_over_a_lettered_range_are_distinct_modulo_its_tensors_rank() -> None:
     text = "stride中数值重复"
-    facts = toy_pool(text)
-    note = "支持[-N, N-1]，且stride中的元素不能重复，N为self的维度。"
-    rows = tuple(replace(r, usage=(Sentence(note, r.where),)) if r.name == "stride" else r
-                 for r in facts.params)
-    d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+    d = _noted(text, "stride", "支持[-N, N-1]，且stride中的元素不能重复，N为self的维度。")
     assert _clause(d, text)["all"] == ["len(distinct(stride, max(self.rank, 1))) == len(stride)"]
     assert _checkable(d, text)
-    other = tuple(replace(r, usage=(Sentence("取值范围为[-r, r-1]，其中r为输入数据的维度。", r.where),))
-                  if r.name == "stride" else r for r in facts.params)
-    assert not _checkable(draft_spec(replace(facts, params=other), VOCAB, "toy: p.md"), text)  # whose?
+    other = _noted(text, "stride", "取值范围为[-r, r-1]，其中r为输入数据的维度。")
+    assert not _checkable(other, text)  # whose?
 
 
 def test_values_listed_by_their_meanings_are_the_attributes_set() -> None:
     text = "传入的mode的数值不在支持的范围之内"
-    facts = toy_pool(text)
-    notes = ("0：表示每个分组的结束索引。", "1：表示每个分组的大小。")
-    rows = tuple(replace(r, usage=tuple(Sentence(n, r.where) for n in notes)) if r.name == "mode" else r
-                 for r in facts.params)
-    d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+    d = _noted(text, "mode", "0：表示每个分组的结束索引。", "1：表示每个分组的大小。")
     assert (_clause(d, text)["values"], _clause(d, text)["on_violation"]) == ([0, 1], INVALID)
     assert _checkable(d, text)
 
@@ -191,11 +190,7 @@ def test_a_second_dtype_row_of_the_same_code_is_the_same_clause() -> None:
 
 def test_an_attribute_out_of_its_range_over_a_named_rank() -> None:
     text = "mode不在指定的取值范围内"
-    facts = toy_pool(text)
-    note = "mode的取值范围是：[-selfDim, selfDim - 1]（其中selfDim指输入self的维度）。"
-    rows = tuple(replace(r, usage=(Sentence(note, r.where),)) if r.name == "mode" else r
-                 for r in facts.params)
-    d = draft_spec(replace(facts, params=rows), VOCAB, "toy: p.md")
+    d = _noted(text, "mode", "mode的取值范围是：[-selfDim, selfDim - 1]（其中selfDim指输入self的维度）。")
     assert _clause(d, text)["all"] == ["mode >= -max(self.rank, 1) and mode < max(self.rank, 1)"]
     assert _checkable(d, text)
 

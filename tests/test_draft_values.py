@@ -145,14 +145,20 @@ def test_a_row_naming_an_attribute_without_a_set_stays_unchecked(vocab):
     assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [False]
 
 
-def test_the_string_clause_loads_and_its_break_gets_the_code(vocab, tmp_path):
-    d = draft_spec(_page('mode仅支持{"keep", "floor"}。', row="mode不在支持的范围之内。"), vocab, "toy: x.md")
+def _loaded(d, tmp_path):
+    """The draft ``d`` written as a pack and loaded: (spec, vocabulary, spec set, its first product,
+    that product's first test dtype)."""
     write_pack(tmp_path, [d])
     pack_vocab, _ = vocabulary_for((tmp_path,))
     spec = load_operator(tmp_path / f"{d.api}.yaml", pack_vocab)
     specs = SpecSet(pack_vocab, {spec.api: spec}, pack_vocab.spec_version, "test")
     product = spec.products[0]
-    dtype = spec.test_dtypes(product)[0]
+    return spec, pack_vocab, specs, product, spec.test_dtypes(product)[0]
+
+
+def test_the_string_clause_loads_and_its_break_gets_the_code(vocab, tmp_path):
+    d = draft_spec(_page('mode仅支持{"keep", "floor"}。', row="mode不在支持的范围之内。"), vocab, "toy: x.md")
+    spec, pack_vocab, specs, product, dtype = _loaded(d, tmp_path)
     for mode in ("min", "max"):
         case = build_case(spec, pack_vocab, product, dtype, FixedChooser(mode))
         assert explain(case, specs).expected == "success"
@@ -200,12 +206,7 @@ def test_duplicate_axes_are_an_expr_clause_counting_axes_from_either_end(vocab, 
     assert clause["break"] == {"dims": {"expr": "[-1, max(len(self_shape), 1) - 1]"}}
     assert clause["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
     assert [o.checkable for o in d.draft.outcomes if o.row == 2] == [True]
-    write_pack(tmp_path, [d])
-    pack_vocab, _ = vocabulary_for((tmp_path,))
-    spec = load_operator(tmp_path / f"{d.api}.yaml", pack_vocab)
-    specs = SpecSet(pack_vocab, {spec.api: spec}, pack_vocab.spec_version, "test")
-    product = spec.products[0]
-    dtype = spec.test_dtypes(product)[0]
+    spec, pack_vocab, specs, product, dtype = _loaded(d, tmp_path)
     cases = broken_cases(spec, pack_vocab, product, dtype, FixedChooser("max"), clause["id"])
     assert [c.args["dims"] for c in cases] == [(-1, len(cases[0].args["self"].shape) - 1)]
     assert all(explain(c, specs).status == (161002,) for c in cases)

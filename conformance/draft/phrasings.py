@@ -5,8 +5,15 @@ interval, tensors refused when empty. Anchored at both ends, so a sentence sayin
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from conformance.draft.sentence_limits import Limits, rx
+
+
+def _reader(regex: re.Pattern[str],
+            build: Callable[[re.Match[str]], Limits]) -> Callable[[str], Limits | None]:
+    """The limits ``build`` reads from the match of ``regex`` in a sentence (None: no match)."""
+    return lambda text: build(m) if (m := regex.search(text)) is not None else None
 
 _NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
 # "kernelSize中存在小于等于0的数值", "stride的数值中存在小于等于0的值", "参数repeats中含有小于0的值",
@@ -17,11 +24,8 @@ ELEMENT_SIGN = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的�
                     rf"^(?:传入的|参数)?\s*{_NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
 
 
-def element_sign_limits(text: str) -> Limits | None:
-    m = ELEMENT_SIGN.search(text)
-    if m is None:
-        return None
-    return {"positive": (m[1] or m[2]) != "小于" and (m[1] or m[2]) != "<", "elements": True}
+element_sign_limits = _reader(ELEMENT_SIGN, lambda m: {"positive": (m[1] or m[2]) not in ("小于", "<"),
+                                                      "elements": True})
 
 
 # "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]": a float attribute's interval (bounds as
@@ -32,13 +36,13 @@ INTERVAL = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数
                 r"\s*(?:范围)?(?:内|之内)?)$")
 
 
-def interval_limits(text: str) -> Limits | None:
-    m = INTERVAL.search(text)
-    if m is None:
-        return None
+def _interval(m: re.Match[str]) -> Limits:
     if m[1] is not None:
         return {"low": float(m[1]), "high": float(m[2])}
     return {"low": float(m[4]), "high": float(m[5]), "open_low": m[3] != "[", "open_high": m[6] != "]"}
+
+
+interval_limits = _reader(INTERVAL, _interval)
 
 
 # "x1、x2或out是空tensor", "不支持空tensor场景" (all tensors): the whole sentence says empty tensors
@@ -62,11 +66,8 @@ STRING_VALUES = rx(rf"^(?:传入的|输入的?|参数)?\s*[A-Za-z_][A-Za-z0-9_]*
                    r"(?:中的(?:一种|一个|任意一个)|之一|范围内|中)?$")
 
 
-def string_values_limits(text: str) -> Limits | None:
-    m = STRING_VALUES.search(text)
-    if m is None:
-        return None
-    return {"strings": list(dict.fromkeys(q.strip("\"“”'‘’ ") for q in re.findall(_QV, m[1])))}
+string_values_limits = _reader(STRING_VALUES, lambda m: {
+    "strings": list(dict.fromkeys(q.strip("\"“”'‘’ ") for q in re.findall(_QV, m[1])))})
 
 
 # "dims数组中元素重复", "dim中数值重复", "axes数组中的轴重复", "dim指定的轴重复": an int array naming
@@ -81,9 +82,7 @@ SINGLE_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取�
                   r"(?:不为|不是|不等于)\s*(-?\d+)$")
 
 
-def single_value_limits(text: str) -> Limits | None:
-    m = SINGLE_VALUE.search(text)
-    return {"values": [int(m[1])], "single": True} if m else None
+single_value_limits = _reader(SINGLE_VALUE, lambda m: {"values": [int(m[1])], "single": True})
 
 
 # "alpha等于0", "beta为0": a float attribute (or host scalar) that must not be zero
