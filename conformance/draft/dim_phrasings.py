@@ -48,3 +48,41 @@ def rank_part_limits(regex: re.Pattern[str]) -> Callable[[str], Limits | None]:
 def same_rank_limits(text: str) -> Limits | None:
     """{} for a same-rank sentence naming two tensors or more (None: not one)."""
     return {} if SAME_RANK.search(text) and len(set(IDENT.findall(text))) >= 2 else None
+
+
+# One dimension of a tensor tied to another's (dim_ties.py builds the clause and its draws), read
+# only where the dimension is named from the end: "最后一维" (-1), "倒数第二维" (-2), "尾轴" (-1). An
+# ordinal from the front ("第二维") is left alone: the vendor's pages count it from 0 on some pages
+# and from 1 on others, so the sentence does not say which dimension it means.
+_DIM_AT = {"最后一维度": -1, "最后一维": -1, "最后一个维度": -1, "最后一轴": -1, "尾轴": -1,
+           "倒数第二维度": -2, "倒数第二维": -2, "倒数第二个维度": -2}
+_DIM_AT |= {k.replace("一维", "1维").replace("第二维", "第2维"): v for k, v in _DIM_AT.items()}  # (as
+# patterns.match has rewritten the numeral before "维")
+_AT = "|".join(sorted(map(re.escape, _DIM_AT), key=len, reverse=True))
+_SIZE = r"(?:的大小|大小|的值|的size|的长度)?"
+_TENSOR = rf"(?:参数|输入)?\s*({_ONE})\s*的?\s*(?:shape\s*的?\s*)?"
+# "batch1的最后一维和batch2的倒数第二维不相等", "gamma的最后一维和x最后一维不一致",
+# "x最后一维不等于gradY最后一维的2倍"
+_PAIR = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:和|与|跟)\s*{_TENSOR}({_AT}){_SIZE}\s*"
+           rf"(?:不相等|不一致|不相同|不同|不等){_END}")
+_TIMES = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不等于|不为|不是)\s*{_TENSOR}({_AT}){_SIZE}\s*"
+            rf"(?:的\s*(\d+)\s*倍)?{_END}")
+# "self最后两个维度不相等", "self的最后两维维度不相等": a square matrix
+_SQUARE = rx(rf"^{_TENSOR}最后两(?:个)?维(?:度)?(?:维度)?{_SIZE}\s*(?:不相等|不一致|不相同|不同){_END}")
+# "x的最后一维不是2的倍数", "x的最后一维不能被2整除", "x的尾轴大小不是偶数"
+_EVEN = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不是\s*2\s*的倍数|不能被\s*2\s*整除|不是偶数|不为偶数){_END}")
+DIM_TIE = rx("|".join(r.pattern for r in (_PAIR, _TIMES, _SQUARE, _EVEN)))
+
+
+def dim_tie_limits(text: str) -> Limits | None:
+    """{"tie": (target, at, source, from, times)}: target.shape[at] == times * source.shape[from];
+    {"even": (tensor, at)}: tensor.shape[at] % 2 == 0 (None: not one of these phrasings)."""
+    if m := _PAIR.search(text):
+        return {"tie": (m[3], _DIM_AT[m[4]], m[1], _DIM_AT[m[2]], 1)}
+    if m := _TIMES.search(text):
+        return {"tie": (m[1], _DIM_AT[m[2]], m[3], _DIM_AT[m[4]], int(m[5] or 1))}
+    if m := _SQUARE.search(text):
+        return {"tie": (m[1], -1, m[1], -2, 1)}
+    if m := _EVEN.search(text):
+        return {"even": (m[1], _DIM_AT[m[2]])}
+    return None

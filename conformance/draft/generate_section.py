@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft import conditional_breaks, distinct_clauses, empty_breaks, list_kinds, list_sizes
+from conformance.draft import (
+    conditional_breaks,
+    dim_ties,
+    distinct_clauses,
+    empty_breaks,
+    list_kinds,
+    list_sizes,
+)
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
@@ -89,6 +96,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _numel_breaks(ctx, s, clauses, review)
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
+    dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     _review_guesses(ctx, s.guessed, guessed_attrs, review)

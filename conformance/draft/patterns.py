@@ -14,10 +14,12 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from conformance.draft.dim_phrasings import (
+    DIM_TIE,
     RANK_OR_RANKS,
     RANK_OR_SHAPE,
     SAME_RANK,
     ZERO_DIM,
+    dim_tie_limits,
     rank_part_limits,
     same_rank_limits,
 )
@@ -89,6 +91,12 @@ _VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
                   rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)\s*。?$")
 
 
+# "（x1、x2、yOut、xOut）的shape不是完全相同的shape", "输入x和输出y的shape不是完全相同的shape": the
+# tensors named share one shape (the whole sentence: "…，或二者的维度数不为1" says more)
+_NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和与及])+[)）]?\s*的\s*shape\s*"
+                    r"不是完全相同的\s*shape\s*。?$")
+
+
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 _DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
@@ -134,7 +142,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("vague shape", ("shape_note",), _VAGUE_SHAPE, ("shape", "不满足", "约束"),
             "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),
-            rx(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
+            rx(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}|{_NOT_IDENTICAL.pattern}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
             exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
@@ -153,6 +161,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("zero value", ("nonzero",), ZERO_VALUE, ("等于0", "为0"), "alpha等于0。"),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
+    Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
+            "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
             "self和out的shape超过8维，或者两者shape不一致。", limits=rank_part_limits(RANK_OR_SHAPE)),
     Pattern("rank or ranks differ", ("rank_in", "same_rank"), RANK_OR_RANKS, ("维度", "超过", "不一致"),

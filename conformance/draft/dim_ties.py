@@ -1,0 +1,106 @@
+"""Error rows tying one dimension of a tensor to another's ("batch1的最后一维和batch2的倒数第二维不相等",
+"self最后两个维度不相等", "x最后一维不等于gradY最后一维的2倍") or to a multiple ("x的最后一维不是2的倍数"):
+an ``expr`` clause, and the draws that keep it in valid cases and break it alone.
+
+The clause reads ``target.shape[at] == times * source.shape[from]`` (or ``% 2 == 0``), guarded by
+the ranks (a tensor without that dimension is another clause's business: its rank limit). The
+target's shape class (the tensors a same_shape clause ties to it) is drawn from its old draw
+with that dimension set to the value (``base[:-2] + [a[-1]] + base[-1:]``); the break draws it
+one more. A tie whose draws cannot be written so (the target not drawn as a shape of its own, its
+source in its own shape class, a rank range that may lack the dimension) is left for review.
+The phrasings: dim_phrasings.DIM_TIE.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Sentence
+from conformance.draft.shape_draws import Shapes
+
+Review = Callable[..., None]
+
+
+def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
+    """One coded expr clause per row whose tensors are required plain tensors of the page."""
+    out = []
+    for e in evidence:
+        tie = _tie(e.limits)
+        tensors = {tie[0], tie[2]}
+        if not all(t in ctx.tensors and ctx.params[t]["kind"] == "tensor"
+                   and not ctx.params[t].get("optional") for t in tensors) or not expressible(*tensors):
+            continue
+        requires = [cid for cid, params in null_ids.items() if set(params) & tensors]
+        out.append({"id": ctx.new_id("DIM"), "source": source([e.sentence]), "kind": "expr",
+                    "requires": requires, "all": [_text(tie, e.limits)], "on_violation": e.status,
+                    "_evidence": [e], "_dim_tie": (tie, "even" in e.limits)})
+    return out
+
+
+def _tie(limits: dict[str, Any]) -> tuple[str, int, str, int, int]:
+    """(target, at, source, from, times); an even dimension is tied to itself, times 1."""
+    if "even" in limits:
+        tensor, at = limits["even"]
+        return tensor, at, tensor, at, 1
+    return limits["tie"]
+
+
+def _text(tie: tuple[str, int, str, int, int], limits: dict[str, Any]) -> str:
+    target, at, src, at_src, times = tie
+    guard = f"{target}.rank < {max(-at, -at_src)}" if target == src else \
+        f"{target}.rank < {-at} or {src}.rank < {-at_src}"
+    if "even" in limits:
+        return f"{guard} or {target}.shape[{at}] % 2 == 0"
+    value = f"{times} * {src}.shape[{at_src}]" if times != 1 else f"{src}.shape[{at_src}]"
+    return f"{guard} or {target}.shape[{at}] == {value}"
+
+
+def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: list[Clause],
+            review: Review, where: Callable[[str], Any]) -> None:
+    """Each tie's draws (``draws`` and ``args`` gain them) and ``break``; a tie that cannot be drawn
+    is removed and its row reviewed."""
+    for c in list(clauses_):
+        if "_dim_tie" not in c:
+            continue
+        (target, at, src, at_src, times), even = c["_dim_tie"]
+        drawn = _draw(s, draws, args, target, src, at, at_src)
+        if drawn is None:
+            clauses_.remove(c)
+            review(Sentence(c["source"]["quote"], where(target)), "dimension tie")
+            continue
+        base, from_ = drawn
+        value = f"2 * {base}[{at}]" if even else f"{times} * {from_}[{at_src}]" if times != 1 \
+            else f"{from_}[{at_src}]"
+        name = next(n for n in (f"{target}_tied_shape", *(f"{target}_tied_shape_{i}" for i in range(2, 99)))
+                    if n not in draws)
+        draws[name] = {"expr": _set(base, at, value)}
+        s.ranges[name] = s.ranges[base]  # (a later tie on the target draws from this one)
+        for t in s.members(target):
+            args[t] = name
+        c["break"] = {name: {"expr": _set(base, at, f"{value} + 1")}}
+
+
+def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], target: str, src: str,
+          at: int, at_src: int) -> tuple[str, str] | None:
+    """(the target's draw, the source's draw) when the tie can be drawn, else None."""
+    base, from_ = args.get(target), args.get(src)
+    if not isinstance(base, str) or not isinstance(from_, str) or base not in draws or from_ not in draws:
+        return None
+    members = s.members(target)
+    if any(args.get(t) != base for t in members) or (src != target and src in members):
+        return None  # (the class drawn apart, or the source tied to the target's shape)
+    if not ("shape" in draws[base] or base.startswith(f"{target}_tied_shape")):
+        return None  # (a broadcast operand or a derived shape: its value is not free)
+    return (base, from_) if _low(s, base) >= -at and _low(s, from_) >= -at_src else None
+
+
+def _low(s: Shapes, draw: str) -> int:
+    """The least rank a draw gives (0 when unknown)."""
+    return s.ranges.get(draw, (0, 0))[0]
+
+
+def _set(base: str, at: int, value: str) -> str:
+    """``base`` with its element ``at`` (negative) replaced by ``value``, as an expression."""
+    after = f" + {base}[{at + 1}:]" if at < -1 else ""
+    return f"{base}[:{at}] + [{value}]{after}"
