@@ -1,0 +1,118 @@
+"""Error rows tying one dimension of a tensor to another's, named from the end (dim_ties.py): "最后一维"
+against "倒数第二维", a square matrix, twice another's last dimension, an even last dimension; and
+"（a、b）的shape不是完全相同的shape" as same_shape. The fixture page (tests/fixtures/dim_tie_pages) is
+an invented operator in the vendor's layout."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import by_quote
+
+from conformance.cases.oracle import explain
+from conformance.draft.emit import draft_spec
+from conformance.draft.pack import write_pack
+from conformance.draft.patterns import match
+from conformance.draft.reading import read_page
+from conformance.generate.build import broken_cases, build_case
+from conformance.generate.choosers import FixedChooser
+from conformance.generate.dry_run import load_operator
+from conformance.spec.loader import load_vocabulary, specs_dir, vocabulary_for
+from conformance.spec.model import SpecSet
+
+VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")
+PAGE = Path(__file__).parent / "fixtures" / "dim_tie_pages" / "docs" / "aclnnToyPair.md"
+NAMES = ("left", "right", "sq", "gain", "bias", "out", "x", "y")
+
+
+@pytest.mark.parametrize(("text", "limits"), [
+    ("left的最后一维和right的倒数第二维不相等", {"tie": ("right", -2, "left", -1, 1)}),
+    ("left的最后一维与right的倒数第二维大小不一致。", {"tie": ("right", -2, "left", -1, 1)}),
+    ("gain的最后一维和x最后一维不一致", {"tie": ("x", -1, "gain", -1, 1)}),
+    ("out的最后一维不等于gain最后一维的2倍", {"tie": ("out", -1, "gain", -1, 2)}),
+    ("sq最后两个维度不相等", {"tie": ("sq", -1, "sq", -2, 1)}),
+    ("sq的最后两维维度不相等", {"tie": ("sq", -1, "sq", -2, 1)}),
+    ("x的最后一维不是2的倍数", {"even": ("x", -1)}),
+    ("right的尾轴大小不能被2整除", {"even": ("right", -1)}),
+])
+def test_dimension_ties_named_from_the_end_are_read(text, limits):
+    found = match(text, NAMES)
+    assert found is not None and (found.pattern, found.kinds, found.limits) == ("dimension tie", ("dim_tie",), limits)
+
+
+@pytest.mark.parametrize("text", [
+    "x的第二维和y的第一维度不相等",  # an ordinal from the front: counted from 0 on some pages, 1 on others
+    "left的最后一维和right的倒数第二维不相等，或left的维度不为3",  # two rules
+    "当x为2维时，x最后两个维度不相等",  # a condition
+    "x的最后一维不是4的倍数",  # another multiple: not read (yet)
+])
+def test_other_dimension_sentences_are_not_ties(text):
+    found = match(text, NAMES)
+    assert found is None or found.pattern != "dimension tie"
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("（gain、bias）的shape不是完全相同的shape", ("gain", "bias")),
+    ("输入x和输出y的shape不是完全相同的shape", ("x", "y")),
+    ("输入left、right和输出out的shape不是完全相同的shape。", ("left", "right", "out")),
+])
+def test_not_identical_shapes_are_same_shape(text, params):
+    found = match(text, NAMES)
+    assert found is not None and (found.pattern, found.kinds, found.params) == ("shapes differ", ("same_shape",), params)
+
+
+def test_not_identical_shapes_saying_more_stay_for_review():
+    assert match("gain、bias(若存在)的shape不是完全相同的shape，或二者的维度数不为1", NAMES) is None
+
+
+@pytest.fixture(scope="module")
+def drafted():
+    facts = read_page(PAGE.read_text(encoding="utf-8"), "toy: aclnnToyPair.md", VOCAB)
+    return draft_spec(facts, VOCAB, "toy: aclnnToyPair.md")
+
+
+def test_the_fixture_rows_become_the_exact_clauses(drafted):
+    clauses = by_quote(drafted.spec)
+    pair = clauses["left的最后一维与right的倒数第二维大小不一致"]
+    assert pair["kind"] == "expr" and pair["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert pair["all"] == ["right.rank < 2 or left.rank < 1 or right.shape[-2] == left.shape[-1]"]
+    # right is drawn like left (no clause fixes it): its own draw sets the tied dimension
+    assert pair["break"] == {"right_tied_shape": {"expr": "left_shape[:-2] + [left_shape[-1] + 1] + left_shape[-1:]"}}
+    even = clauses["right的尾轴大小不能被2整除"]
+    assert even["all"] == ["right.rank < 1 or right.shape[-1] % 2 == 0"]
+    assert even["break"] == {"right_tied_shape_2": {"expr": "right_tied_shape[:-1] + [2 * right_tied_shape[-1] + 1]"}}
+    square = clauses["sq最后两个维度的大小不一致"]
+    assert square["all"] == ["sq.rank < 2 or sq.shape[-1] == sq.shape[-2]"]
+    twice = clauses["out的最后一维不等于gain最后一维的2倍"]
+    assert twice["all"] == ["out.rank < 1 or gain.rank < 1 or out.shape[-1] == 2 * gain.shape[-1]"]
+    same = clauses["（gain、bias）的shape不是完全相同的shape"]
+    assert (same["kind"], same["params"], same["on_violation"]) == ("same_shape", ["gain", "bias"],
+                                                                   "ACLNN_ERR_PARAM_INVALID")
+    draws = drafted.spec["generate"]["draws"]
+    assert draws["right_tied_shape"] == {"expr": "left_shape[:-2] + [left_shape[-1]] + left_shape[-1:]"}
+    assert draws["sq_tied_shape"] == {"expr": "left_shape[:-1] + [left_shape[-2]]"}
+    assert draws["out_tied_shape"] == {"expr": "left_shape[:-1] + [2 * gain_shape[-1]]"}
+    assert drafted.spec["generate"]["args"]["right"] == "right_tied_shape_2"
+    assert all(o.checkable for o in drafted.draft.outcomes)  # every row of the page, the ties included
+
+
+def test_valid_cases_keep_the_ties_and_each_break_breaks_its_clause_alone(drafted, tmp_path):
+    write_pack(tmp_path, [drafted])
+    vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / "aclnnToyPair.yaml", vocab)
+    specs = SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "test")
+    product = spec.products[0]
+    dtype = spec.test_dtypes(product)[0]
+    for mode in ("min", "max"):
+        case = build_case(spec, vocab, product, dtype, FixedChooser(mode))
+        left, right, sq = (case.args[n].shape for n in ("left", "right", "sq"))
+        assert right[-2] == left[-1] and right[-1] % 2 == 0 and sq[-1] == sq[-2]
+        assert explain(case, specs).expected == "success"
+    ties = [c["id"] for c in drafted.spec["constraints"] if c["id"].startswith("TP-DIM")]
+    assert len(ties) == 4
+    for cid in ties:
+        cases = broken_cases(spec, vocab, product, dtype, FixedChooser("max"), cid)
+        assert cases
+        for case in cases:
+            e = explain(case, specs)
+            assert e.status == (161002,) and {v.clause for v in e.violations} == {cid}
