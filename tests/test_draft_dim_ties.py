@@ -37,7 +37,8 @@ NAMES = ("left", "right", "sq", "gain", "bias", "out", "x", "y")
 ])
 def test_dimension_ties_named_from_the_end_are_read(text, limits):
     found = match(text, NAMES)
-    assert found is not None and (found.pattern, found.kinds, found.limits) == ("dimension tie", ("dim_tie",), limits)
+    assert found is not None
+    assert (found.pattern, found.kinds, found.limits) == ("dimension tie", ("dim_tie",), limits)
 
 
 @pytest.mark.parametrize("text", [
@@ -58,7 +59,22 @@ def test_other_dimension_sentences_are_not_ties(text):
 ])
 def test_not_identical_shapes_are_same_shape(text, params):
     found = match(text, NAMES)
-    assert found is not None and (found.pattern, found.kinds, found.params) == ("shapes differ", ("same_shape",), params)
+    assert found is not None
+    assert (found.pattern, found.kinds, found.params) == ("shapes differ", ("same_shape",), params)
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("shiftOptional存在输入时，shape与bias不一致", ("shiftOptional", "bias")),
+    ("x的shape与shiftOptional不相同", ("x", "shiftOptional")),
+])
+def test_one_shape_against_another_named_at_length_is_same_shape(text, params):
+    found = match(text, (*NAMES, "shiftOptional"))
+    assert found is not None
+    assert (found.pattern, found.kinds, found.params) == ("shapes differ", ("same_shape",), params)
+
+
+def test_a_shape_row_under_another_condition_is_not_read():
+    assert match("当x输入时，shape与y不相同", NAMES) is None
 
 
 def test_not_identical_shapes_saying_more_stay_for_review():
@@ -77,17 +93,21 @@ def test_the_fixture_rows_become_the_exact_clauses(drafted):
     assert pair["kind"] == "expr" and pair["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
     assert pair["all"] == ["right.rank < 2 or left.rank < 1 or right.shape[-2] == left.shape[-1]"]
     # right is drawn like left (no clause fixes it): its own draw sets the tied dimension
-    assert pair["break"] == {"right_tied_shape": {"expr": "left_shape[:-2] + [left_shape[-1] + 1] + left_shape[-1:]"}}
+    assert pair["break"] == {
+        "right_tied_shape": {"expr": "left_shape[:-2] + [left_shape[-1] + 1] + left_shape[-1:]"}}
     even = clauses["right的尾轴大小不能被2整除"]
     assert even["all"] == ["right.rank < 1 or right.shape[-1] % 2 == 0"]
-    assert even["break"] == {"right_tied_shape_2": {"expr": "right_tied_shape[:-1] + [2 * right_tied_shape[-1] + 1]"}}
+    assert even["break"] == {
+        "right_tied_shape_2": {"expr": "right_tied_shape[:-1] + [2 * right_tied_shape[-1] + 1]"}}
     square = clauses["sq最后两个维度的大小不一致"]
     assert square["all"] == ["sq.rank < 2 or sq.shape[-1] == sq.shape[-2]"]
     twice = clauses["out的最后一维不等于gain最后一维的2倍"]
     assert twice["all"] == ["out.rank < 1 or gain.rank < 1 or out.shape[-1] == 2 * gain.shape[-1]"]
-    same = clauses["（gain、bias）的shape不是完全相同的shape"]
-    assert (same["kind"], same["params"], same["on_violation"]) == ("same_shape", ["gain", "bias"],
-                                                                   "ACLNN_ERR_PARAM_INVALID")
+    # the optional tensor's row ("存在输入时", its presence: a clause skips it when absent) joins the
+    # same_shape clause of its code sharing bias
+    same = clauses["（gain、bias）的shape不是完全相同的shape / shiftOptional存在输入时，shape与bias不一致"]
+    assert (same["kind"], same["params"], same["on_violation"]) == (
+        "same_shape", ["gain", "bias", "shiftOptional"], "ACLNN_ERR_PARAM_INVALID")
     draws = drafted.spec["generate"]["draws"]
     assert draws["right_tied_shape"] == {"expr": "left_shape[:-2] + [left_shape[-1]] + left_shape[-1:]"}
     assert draws["sq_tied_shape"] == {"expr": "left_shape[:-1] + [left_shape[-2]]"}
