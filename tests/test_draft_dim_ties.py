@@ -64,7 +64,7 @@ def test_not_identical_shapes_are_same_shape(text, params):
 
 
 @pytest.mark.parametrize(("text", "params"), [
-    ("shiftOptional存在输入时，shape与bias不一致", ("shiftOptional", "bias")),
+    ("bias的shape与shiftOptional不一致", ("bias", "shiftOptional")),
     ("x的shape与shiftOptional不相同", ("x", "shiftOptional")),
 ])
 def test_one_shape_against_another_named_at_length_is_same_shape(text, params):
@@ -73,8 +73,10 @@ def test_one_shape_against_another_named_at_length_is_same_shape(text, params):
     assert (found.pattern, found.kinds, found.params) == ("shapes differ", ("same_shape",), params)
 
 
-def test_a_shape_row_under_another_condition_is_not_read():
-    assert match("当x输入时，shape与y不相同", NAMES) is None
+def test_a_shape_row_under_a_condition_is_not_read_as_same_shape():
+    # (conditions.py reads "X存在输入时，shape与Y不相同" as a conditional clause)
+    found = match("shiftOptional存在输入时，shape与bias不一致", (*NAMES, "shiftOptional"))
+    assert found is None or found.pattern != "shapes differ"
 
 
 def test_not_identical_shapes_saying_more_stay_for_review():
@@ -103,9 +105,9 @@ def test_the_fixture_rows_become_the_exact_clauses(drafted):
     assert square["all"] == ["sq.rank < 2 or sq.shape[-1] == sq.shape[-2]"]
     twice = clauses["out的最后一维不等于gain最后一维的2倍"]
     assert twice["all"] == ["out.rank < 1 or gain.rank < 1 or out.shape[-1] == 2 * gain.shape[-1]"]
-    # the optional tensor's row ("存在输入时", its presence: a clause skips it when absent) joins the
-    # same_shape clause of its code sharing bias
-    same = clauses["（gain、bias）的shape不是完全相同的shape / shiftOptional存在输入时，shape与bias不一致"]
+    # the second row joins the same_shape clause of its code sharing bias (an absent optional tensor
+    # is skipped by the clause)
+    same = clauses["（gain、bias）的shape不是完全相同的shape / bias的shape与shiftOptional不一致"]
     assert (same["kind"], same["params"], same["on_violation"]) == (
         "same_shape", ["gain", "bias", "shiftOptional"], "ACLNN_ERR_PARAM_INVALID")
     draws = drafted.spec["generate"]["draws"]

@@ -95,11 +95,10 @@ _VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
 # tensors named share one shape (the whole sentence: "…，或二者的维度数不为1" says more)
 _NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和与及])+[)）]?\s*的\s*shape\s*"
                     r"不是完全相同的\s*shape\s*。?$")
-# "x的shape与antiquantScale不一致", "quantOffsetOptional存在输入时，shape与quantScale不相同" (the
-# optional tensor's own shape): one tensor's shape against another's, a name too long for the
+# "x的shape与antiquantScale不一致": one tensor's shape against another's, a name too long for the
 # gap "shapes differ" allows (the whole sentence)
 _ONE_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_SHAPE_WITH = rx(rf"^(?:{_ONE_NAME}存在输入时[，,]\s*|{_ONE_NAME}\s*的?\s*)shape\s*(?:与|和|跟)\s*"
+_SHAPE_WITH = rx(rf"^{_ONE_NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
                  rf"(?:输入的?)?{_ONE_NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")
 
 
@@ -199,12 +198,11 @@ _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针
-# 时，…", "X存在输入时，…", the condition of an optional argument's presence, is what a clause on it
-# means anyway: a clause skips an absent tensor)
+# 时，…", the condition of an optional argument's presence, is what a clause on it means anyway)
 # "当self.dim()=0时，dim的取值不在[-1, 0]内": the two branches of one dimension-range rule
 _RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]")
 _CONDITION = re.compile(r"^(?:当(?!前)|若|对于)|"
-                        r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?<!存在输入)(?:时|情况下|场景下)[，,:：]")
+                        r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?:时|情况下|场景下)[，,:：]")
 
 
 def named(text: str, names: Collection[str]) -> tuple[str, ...]:
