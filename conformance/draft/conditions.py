@@ -130,7 +130,9 @@ def _values(ctx: Context, name: str, words: list[str]) -> list[Any] | None:
 
 
 def _known(ctx: Context, name: str) -> list[Any]:
-    """An int attribute's documented values (its value_in clause's, in ctx.params or the rows)."""
+    """The values ``ctx.params[name]["values"]`` holds, sorted; [] when it holds none (value_in
+    in attr_clauses.py records them only for an int attribute whose page names its values,
+    "0('none')"; nothing is read from the rows here)."""
     values = ctx.params[name].get("values")
     return sorted(values) if values else []
 

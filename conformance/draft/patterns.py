@@ -179,7 +179,6 @@ PATTERNS: tuple[Pattern, ...] = (
 # Phrasings no pattern reads into a clause yet: only closest() names them, for the review item.
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
-    ("shape condition", ("shape", "不满足", "约束", "条件"), "self与other的shape不满足约束。"),
 )
 
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针
