@@ -112,9 +112,9 @@ def _string_value_in(ctx: Context, name: str, sv: StringValues, evidence: list[E
               "on_violation": readings[0].status if readings else "unspecified",
               "_evidence": [e for e in readings if set(e.params) <= covered]}
     if sv.narrowed:
-        clause["_draw"] = sv.values[:1]
+        clause["_draw"] = sv.draw
         review(Sentence(f"Drafted guess: the page ties the values of {name} to other arguments (or "
-                        f"lists them in an error row only); the draft draws {sv.values[0]!r} alone: "
+                        f"lists them in an error row only); the draft draws {sv.draw[0]!r} alone: "
                         "check it holds for every draw", sv.sentence.where), doc="contract")
     return clause
 
