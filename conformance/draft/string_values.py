@@ -31,7 +31,8 @@ _LEAD = (r"(?:当前|目前)?(?:版本)?(?:仅|只)?支持(?:取值为?|传入|�
          r"取值(?:仅|只)?(?:为|支持)|取值(?:可以|必须)是|可以是|必须是|可配置为|可选值为|可选值|可选")
 # what may stand before the lead: the attribute's name, "当前(版本)", or a short noun naming it
 # ("融合模式取值必须是…"), never a condition, a data type or another parameter
-_SUBJECT = re.compile(rf"^\s*(?:({_WORD})\s*)?(?:参数|的)?(?P<noun>[\u4e00-\u9fff]{{1,6}})?\s*(?:的?取值)?\s*$")
+_SUBJECT = re.compile(rf"^\s*(?:({_WORD})\s*)?(?:参数|的)?(?P<noun>[\u4e00-\u9fff]{{1,6}})?\s*"
+                      r"(?:的?取值)?\s*$")
 _NOT_SUBJECT = re.compile(r"时|当(?!前)|若|如果|对于|下|中|输入|输出|数据|类型|场景|为|是|在|和|与|非")
 _LIST = re.compile(
     rf"({_LEAD})\s*[:：]?\s*(?:[{{\[]\s*(?P<braced>{_QUOTED}(?:{_SEP}{_QUOTED})*)\s*[}}\]]|"
