@@ -200,6 +200,7 @@ def test_a_condition_on_a_string_of_the_rows_plain_set() -> None:
     facts = toy_pool(text, status=NULLS)
     fuse = param("fuse", 9, dtypes=(), formats=(), rank=None, noncontiguous=None,
                  usage=('融合模式取值必须是"none"、"add"、"mul"中的一种。',))
+    fuse = replace(fuse, description=replace(fuse.description, text="表示算子的融合模式。"))  # (so named)
     d = draft_spec(replace(facts, prototype=(*facts.prototype, PrototypeParam("fuse", "char*", True, False)),
                            params=(*facts.params, fuse)), VOCAB, "toy: p.md")
     assert _clause(d, text)["all"] == ["not (fuse in ['add', 'mul']) or present(biasOptional)"]

@@ -52,6 +52,7 @@ from conformance.draft.sentence_limits import (
     split_glued,
     value_limits,
 )
+from conformance.draft.words import NAME
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,15 @@ _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
 _RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]")
 _CONDITION = re.compile(r"^(?:当(?!前)|若|对于)|"
                         r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?:时|情况下|场景下)[，,:：]")
+# "biasOptional存在时，…", "x不为空指针时，…", "传入biasOptional时，…": the condition that an optional
+# argument is given. A rule on that argument (alone, or relating it to one other) holds only where it
+# is given anyway, so match() reads it as unconditional; one naming any other argument is not
+# (conditions.py reads it, or it stays for review)
+GIVEN = rx(rf"^\s*(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:存在输入|存在|不为空指针|非空指针|"
+           rf"不为nullptr|不是nullptr|不为空|非空)|传入了?\s*(?P<passed>{NAME}))\s*时\s*[，,]")
+_RELATIONS = {"same_shape", "same_dtype", "broadcastable"}  # relations among the present ones only
+# "biasOptional为空指针时，scaleOptional为空指针": a rule where an argument is absent, no clause here
+_ABSENT = rx(rf"^\s*(?:传入的?)?\s*{NAME}\s*(?:为|是)\s*(?:空指针|nullptr)\s*时\s*[，,]")
 
 
 def named(text: str, names: Collection[str]) -> tuple[str, ...]:
@@ -225,7 +235,7 @@ def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
-    if is_conditional(text) and not _RANK_CONDITION.search(text):
+    if is_conditional(text) and not _RANK_CONDITION.search(text) or _ABSENT.search(text):
         return None
     bare = unnamed(text, names)
     for p in PATTERNS:
@@ -235,10 +245,24 @@ def match(text: str, names: Collection[str]) -> Match | None:
         if limits is None:
             continue
         params = named(text, names)
+        if (given := GIVEN.search(text)) and not _on_given(given, text, names, p.kinds):
+            return None
         if not params:  # "输入或输出的…", "传入的指针类型入参…", "数据类型不在…": every one of them
             limits = {**limits, "scope": "all"}
         return Match(p.name, p.kinds, params, limits)
     return None
+
+
+def _on_given(given: re.Match[str], text: str, names: Collection[str], kinds: tuple[str, ...]) -> bool:
+    """Whether a rule said where an optional argument is given is on that argument alone (or
+    relates it to one other), so it holds as an unconditional clause on it does."""
+    name, body = given["name"] or given["passed"], text[given.end():]
+    if not named(name, names):
+        return False  # no parameter of the page's is given: what would the rule be on?
+    params = named(body, names)
+    if body.lstrip().startswith("其") or not params:  # "X存在时，其shape…", "X存在时，数据类型…": X's
+        params = (name, *params)
+    return params == (name,) or (name in params and len(params) == 2 and set(kinds) <= _RELATIONS)
 
 
 def closest(text: str) -> str:
