@@ -23,20 +23,20 @@ from conformance.draft.list_kinds import quoted_values
 from conformance.draft.patterns import GIVEN, Match, is_conditional, match, named
 from conformance.draft.sentence_limits import IDENT, rx, split_glued
 from conformance.draft.string_values import string_values
+from conformance.draft.words import NAME, QUOTE, QUOTES
 
 PATTERN = "conditional"
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # "当A时，B" / "若A的情况下，B" / "A时，B时" (a trailing 时 repeats the when); "当A，B时" (outputMask rows)
 _SPLIT = (rx(r"^(?:当|若|如果)?\s*(?P<cond>[^，,：:时]+?)\s*(?:时|的情况下|情况下|的场景下|场景下)\s*[，,]\s*"
               r"(?P<body>[^时]+?)\s*时?$"),
           rx(r"^当\s*(?P<cond>[^，,：:时]+?)\s*[，,]\s*(?P<body>[^时]+?)\s*时$"))
-_VALUE = r"[\"“”']?[A-Za-z0-9_.\-]+[\"“”']?"
-_ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{_NAME})\s*(?:的值|的取值|取值)?\s*"
+_VALUE = rf"{QUOTE}?[A-Za-z0-9_.\-]+{QUOTE}?"
+_ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{NAME})\s*(?:的值|的取值|取值)?\s*"
            r"(?P<op>不为|不是|不等于|!=|==|=|为|是|等于)\s*"
            rf"(?P<values>{_VALUE}(?:\s*(?:、|或者|或|/)\s*{_VALUE})*)$")
 # "X存在", "X不为空指针", "传入X": X given ("X不为空" is not: it may say X is no empty tensor)
-_PRESENT = rx(rf"^(?:(?:可选输入|输入|参数)?\s*(?P<name>{_NAME})\s*(?:可选输入)?\s*"
-              rf"(?:存在输入|存在|不为空指针|非空指针|不为nullptr|不是nullptr)|传入了?\s*(?P<passed>{_NAME}))$")
+_PRESENT = rx(rf"^(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:可选输入)?\s*"
+              rf"(?:存在输入|存在|不为空指针|非空指针|不为nullptr|不是nullptr)|传入了?\s*(?P<passed>{NAME}))$")
 # a body naming two properties ("数据类型或shape不一致") says more than the one its pattern reads
 _PROPERTIES = (r"数据类型|dtype", r"shape|形状", r"格式|format", r"维", r"空指针|nullptr", r"元素",
                r"取值|值")
@@ -90,7 +90,7 @@ def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
     if m is None or m["name"] not in ctx.params or not expressible(m["name"]):
         return None
     name, negated = m["name"], m["op"] in ("不为", "不是", "不等于", "!=")
-    words = [w.strip("\"“”'") for w in re.split(r"\s*(?:、|或者|或|/)\s*", m["values"])]
+    words = [w.strip(QUOTES) for w in re.split(r"\s*(?:、|或者|或|/)\s*", m["values"])]
     values = _values(ctx, name, words)
     if values is None:
         return None

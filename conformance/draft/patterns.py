@@ -52,7 +52,7 @@ from conformance.draft.sentence_limits import (
     split_glued,
     value_limits,
 )
-from conformance.draft.words import NAME
+from conformance.draft.words import DIFFER, NAME
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,6 @@ _VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
 
 
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
-_DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("dtype promotion", ("promotable",), _PROMOTE, ("推导", "数据类型", "规则"),
             "self和other无法做数据类型推导。", exclude=rx(r"或|转|shape|维|范围|失败|列表")),
@@ -120,11 +119,11 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
     Pattern("dtypes differ", ("same_dtype",),
-            rx(rf"(?:数据类型|type).{{0,12}}{_DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
+            rx(rf"(?:数据类型|type).{{0,12}}{DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
             ("数据类型", "一致", "不同"), "self和other的数据类型不一致。",
             exclude=rx(r"推导|转换|取值")),
     Pattern("broadcast shape differs", ("expr",),
-            rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{_DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
+            rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
                 r"|broadcast\s*(?:到|至|成)"),
             ("broadcast", "shape", "后", "不一致"), "self和other做broadcast后的shape与out的shape不一致。",
             exclude=rx(r"不满足broadcast|无法做broadcast|无法进行broadcast|@|乘"),
@@ -135,7 +134,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("vague shape", ("shape_note",), _VAGUE_SHAPE, ("shape", "不满足", "约束"),
             "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),
-            rx(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}"),
+            rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
             exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
@@ -172,7 +171,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("string values", ("value_in",), STRING_VALUES, ("不属于", "中的一种", "不是"),
             'mode的值不是"keep"或"floor"。', limits=string_values_limits),
     Pattern("value out of range", ("value_in",),
-            rx(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
+            rx(rf"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^{NAME}\s*(?:不符合约束|"
                 r"不符合要求|不合法|非法)$"),
             ("取值", "范围", "值"), "reduction值不在0~2范围之内。", limits=value_limits),
 )

@@ -19,25 +19,23 @@ from dataclasses import dataclass
 
 from conformance.draft.facts import ParamRow, Sentence
 from conformance.draft.patterns import is_conditional
+from conformance.draft.words import QUOTE, QUOTED_VALUE, QUOTES, VALUE, WORD
 
-_Q = r"[\"“”'‘’]"
-_WORD = r"[A-Za-z_][A-Za-z0-9_\-]*"
-_VALUE = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"  # a quoted value may start with a digit: "16cast32"
-_QUOTED = rf"{_Q}\s*{_VALUE}\s*{_Q}"
-_QUOTED_OR_EMPTY = rf"{_Q}\s*(?:{_VALUE})?\s*{_Q}(?:\s*[（(][^）)]{{0,20}}[）)])?"  # '""（表示不做融合）'
+_QUOTED = rf"{QUOTE}\s*{VALUE}\s*{QUOTE}"
+_QUOTED_OR_EMPTY = rf"{QUOTED_VALUE}(?:\s*[（(][^）)]{{0,20}}[）)])?"  # '""（表示不做融合）'
 _NOUN = r"[\u4e00-\u9fff]{1,8}"  # '"dynamic"动态量化，"static"静态量化': each value and its name
 _SEP = r"\s*(?:、|,|，|/|\||或者|或|和|以及)\s*"
 _LEAD = (r"(?:当前|目前)?(?:版本)?(?:仅|只)?支持(?:取值为?|传入|配置为?)?|取值范围(?:是|为)?|"
          r"取值(?:仅|只)?(?:为|支持)|取值(?:可以|必须)是|可以是|必须是|可配置为|可选值为|可选值|可选")
 # what may stand before the lead: the attribute's name, "当前(版本)", or a short noun naming it
 # ("融合模式取值必须是…"), never a condition, a data type or another parameter
-_SUBJECT = re.compile(rf"^\s*(?:({_WORD})\s*)?(?:参数|的)?(?P<noun>[\u4e00-\u9fff]{{1,6}})?\s*"
+_SUBJECT = re.compile(rf"^\s*(?:({WORD})\s*)?(?:参数|的)?(?P<noun>[\u4e00-\u9fff]{{1,6}})?\s*"
                       r"(?:的?取值)?\s*$")
 _NOT_SUBJECT = re.compile(r"时|当(?!前)|若|如果|对于|下|中|输入|输出|数据|类型|场景|为|是|在|和|与|非")
 _LIST = re.compile(
     rf"({_LEAD})\s*[:：]?\s*(?:[{{\[]\s*(?P<braced>{_QUOTED}(?:{_SEP}{_QUOTED})*)\s*[}}\]]|"
     rf"(?P<named>{_QUOTED}{_NOUN}(?:[，、,]\s*{_QUOTED}{_NOUN})+)|"
-    rf"(?P<quoted>{_QUOTED_OR_EMPTY}(?:{_SEP}{_QUOTED_OR_EMPTY})*)|(?P<bare>{_WORD}(?:\s*/\s*{_WORD})+))")
+    rf"(?P<quoted>{_QUOTED_OR_EMPTY}(?:{_SEP}{_QUOTED_OR_EMPTY})*)|(?P<bare>{WORD}(?:\s*/\s*{WORD})+))")
 # (never a bare "等": "支持"a"、"b"等" leaves the list open, so no value outside it is invalid)
 _TAIL = re.compile(r"^\s*(?:中的(?:一种|一个)|之一)?\s*(?:(?:这|几|两|三|四|五)?种?)?(?:模式|方式|取值)?"
                    r"\s*(?:[，,；;。]|$)")
@@ -90,17 +88,17 @@ def _plain_set(text: str, owner: str, named: str) -> list[str] | None:
     if _UNSUPPORTED_NOTE.search(listed):
         return None
     if m["braced"] is None and m["bare"] is None:
-        values = [q.strip("\"“”'‘’ ") for q in re.findall(rf"{_Q}\s*(?:{_VALUE})?\s*{_Q}", listed)]
+        values = [q.strip(QUOTES + " ") for q in re.findall(QUOTED_VALUE, listed)]
     else:
-        values = re.findall(_VALUE, listed)
+        values = re.findall(VALUE, listed)
     values = list(dict.fromkeys(values))
     tail = text[m.end():]
     default = _NULL_DEFAULT.search(tail)
-    if default and re.findall(_VALUE, default[1])[0] in values:  # the default is one of the set
+    if default and re.findall(VALUE, default[1])[0] in values:  # the default is one of the set
         tail = tail[:default.start()]
     if not _TAIL.match(tail) or _NOT_PLAIN.search(tail):
         return None
-    if not set(re.findall(_VALUE, " ".join(re.findall(_QUOTED, tail)))) <= set(values):
+    if not set(re.findall(VALUE, " ".join(re.findall(_QUOTED, tail)))) <= set(values):
         return None  # the rest quotes a value the list lacks
     return values or None
 
@@ -126,7 +124,7 @@ _DEFAULT = re.compile(r"默认|传入空指针|为空指针时")  # an absent ar
 
 def _narrows(text: str, values: list[str]) -> bool:
     """A sentence naming some of the values under a condition, or restricting them."""
-    named = {w for w in re.findall(_WORD, text) if w in values} or re.search(_QUOTED, text)
+    named = {w for w in re.findall(WORD, text) if w in values} or re.search(_QUOTED, text)
     if _NARROWING.search(text):  # "静态量化仅支持per_tensor量化…，传入空指针时代表动态量化" too
         return True
     return bool(named and _BRANCH.search(text) and not _DEFAULT.search(text))
