@@ -109,7 +109,7 @@ def test_attribute_phrasings(text, pattern, params, limits):
 def test_attribute_phrasings_saying_more_are_not_element_signs(text):
     from conformance.draft.patterns import match
     found = match(text, ARRAYS)
-    if text.startswith("p"):  # a sign on each (p < 0 breaks both rules): not p's interval
+    if text.startswith("p的"):  # a sign on each (p < 0 breaks both rules): not p's interval
         assert found is not None and (found.pattern, found.params) == ("value sign", ("p", "ratio"))
     else:
         assert found is None
