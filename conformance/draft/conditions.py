@@ -46,7 +46,6 @@ _WORDS = {"shape", "dtype", "tensor", "nullptr", "null"}  # the words a body may
 _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
 
-
 def split(text: str) -> tuple[str, str] | None:
     """(condition, body) of a conditional sentence; None when it is not one of the two forms."""
     if not is_conditional(text) and not GIVEN.search(text.strip()):  # (a given X: patterns.GIVEN)
