@@ -6,11 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from draft_facts import error, param, toy_dim
 from helpers import by_quote, draft_one
 
 import conformance
 from conformance.cli.main import main
 from conformance.draft.conditions import read, split
+from conformance.draft.emit import draft_spec
+from conformance.draft.facts import PrototypeParam
+from conformance.draft.patterns import match
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
 PAGES = Path(__file__).parent / "fixtures" / "condition_pages"
 API = "aclnnToyGatedScale"
@@ -120,3 +125,66 @@ def test_a_required_tensor_another_clause_reads_is_never_drawn_null():
     assert _nullable(ctx, [mine, {"all": ["bias.numel > 0"]}], mine, {"null": "bias"})  # optional
     given = {"all": ["not (x.dtype == 'INT32') or present(rstd)"]}  # says what null means
     assert _nullable(ctx, [mine, given], mine, {"null": "rstd"})
+
+
+# -- a rule said where an optional argument is given ("X存在时", "X不为空指针时", "传入X时") ---------
+@pytest.mark.parametrize(("text", "found"), [
+    # on the given argument itself (or relating it to one other): it holds where it is given anyway
+    ("biasOptional存在时，biasOptional的shape与out不一致", ("shapes differ", ("biasOptional", "out"))),
+    ("biasOptional存在时，其shape与out不一致", ("shapes differ", ("biasOptional", "out"))),
+    ("biasOptional不为空指针时，biasOptional的维度超过8维", ("rank", ("biasOptional",))),
+    # on other arguments: never an unconditional clause
+    ("biasOptional存在时，x的shape与out不一致", None),
+    ("biasOptional不为空时，x的数据类型不在支持的范围之内", None),
+    ("biasOptional不为空指针时，x的维度超过8维", None),
+    ("biasOptional非空时，out的维度不为2", None),
+    ("biasOptional不为空时，gateOut为空指针", None),
+    ("biasOptional存在时，mode不在支持的范围之内", None),
+    ("biasOptional不为空时，biasOptional和x的数据类型不在支持的范围之内", None),  # x's list too
+    ("biasOptional为空指针时，gateOut为空指针", None),  # a condition on its absence
+    ("传入biasOptional时，x的shape与out不一致", None),
+    ("weight不为空指针时，数据类型不在支持的范围之内", None),  # weight is no parameter of the page
+])
+def test_a_rule_where_an_optional_argument_is_given_is_unconditional_only_on_it(text, found):
+    m = match(text, NAMES)
+    assert (m if m is None else (m.pattern, m.params)) == found
+
+
+@pytest.mark.parametrize(("text", "condition", "body"), [
+    ("biasOptional存在时，x的shape与out不一致", "biasOptional存在", "same_shape"),
+    ("传入biasOptional时，gateOut为空指针", "传入biasOptional", "not_null"),
+    ("biasOptional不为空指针时，gateOut为空指针", "biasOptional不为空指针", "not_null"),
+    ("biasOptional不为空时，gateOut为空指针", "biasOptional不为空", "not_null"),
+])
+def test_such_a_rule_on_another_argument_is_read_as_conditional(text, condition, body):
+    found = read(text, NAMES)
+    assert found is not None and (found.limits["condition"], found.limits["body"]) == (condition, body)
+
+
+def _given_page(*rows: str):
+    base = toy_dim()
+    given = ("biasOptional", "scaleOptional")
+    proto = (*base.prototype, *(PrototypeParam(n, "aclTensor*", const=True, optional=True) for n in given))
+    rows_of = tuple(param(n, 4 + i, dtypes=("FLOAT", "FLOAT16"), optional=True) for i, n in enumerate(given))
+    errors = (*base.errors, *(error("ACLNN_ERR_PARAM_INVALID", 161002, r, 4 + i) for i, r in enumerate(rows)))
+    return toy_dim(prototype=proto, params=(*base.params, *rows_of), errors=errors)
+
+
+def test_a_given_condition_becomes_a_conditional_clause_or_a_review(vocab):
+    rows = ("传入biasOptional时，scaleOptional为空指针。", "biasOptional不为空指针时，self的维度超过4维。",
+            "biasOptional不为空时，scaleOptional为空指针。")
+    d = draft_spec(_given_page(*rows), vocab, "toy: x.md")
+    by = {}
+    for c in d.spec["constraints"]:
+        by.setdefault(c["source"]["quote"].split(" / ")[0], []).append(c)
+    given = by["传入biasOptional时，scaleOptional为空指针"]
+    assert [(c["kind"], c["all"]) for c in given] == [
+        ("expr", ["not (present(biasOptional)) or present(scaleOptional)"])]
+    assert [c["kind"] for c in by["biasOptional不为空指针时，self的维度超过4维"]] == ["review"]
+    assert [c["kind"] for c in by["biasOptional不为空时，scaleOptional为空指针"]] == ["review"]  # or empty?
+    assert not any(c["kind"] == "rank_in" and 4 in c.get("ranks", []) for c in d.spec["constraints"])
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return load_vocabulary(specs_dir() / VOCABULARY_FILE)

@@ -38,8 +38,7 @@ def test_same_rank_sentences(text: str, params: tuple[str, ...]) -> None:
     "self的维度不一致",  # one tensor: with what?
 ])
 def test_not_same_rank(text: str) -> None:
-    m = match(text, NAMES)
-    assert m is None or m.pattern != "same rank"
+    assert match(text, NAMES) is None  # no pattern: each stays for review
 
 
 @pytest.mark.parametrize(("text", "params"), [
@@ -63,8 +62,7 @@ def test_zero_dimension_is_an_empty_tensor(text: str, params: tuple[str, ...]) -
     "dim的绝对值超出self的dim最大值或超出8维",
 ])
 def test_rank_sentences_the_rank_pattern_leaves(text: str) -> None:
-    m = match(text, NAMES)
-    assert m is None or m.pattern != "rank"
+    assert match(text, NAMES) is None  # no pattern: each stays for review
 
 
 @pytest.mark.parametrize(("text", "limits"), [

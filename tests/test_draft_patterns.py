@@ -75,3 +75,5 @@ def test_closest_names_the_nearest_phrasing():
     assert closest("self和other无法做数据类型推导。") == "dtype promotion"
     assert closest("alpha元素个数不为1。") == "element count"
     assert closest("当reduction为0时，self和out的shape不一致") == "shapes differ"
+    # one name per phrasing: a vague shape row is the "vague shape" pattern's, no second entry's
+    assert closest("self与other的shape不满足约束。") == "vague shape"

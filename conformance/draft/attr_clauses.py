@@ -5,14 +5,12 @@ length. Their codes come from the error rows; values the usage notes list withou
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review, Sentence
 from conformance.draft.string_values import StringValues, string_values
 from conformance.draft.usage import enumeration, enumeration_lines
-
-Review = Callable[..., None]
+from conformance.draft.words import NAME
 
 
 def attribute_values(ctx: Context) -> dict[str, tuple[dict[int, str], Sentence]]:
@@ -112,9 +110,9 @@ def _string_value_in(ctx: Context, name: str, sv: StringValues, evidence: list[E
               "on_violation": readings[0].status if readings else "unspecified",
               "_evidence": [e for e in readings if set(e.params) <= covered]}
     if sv.narrowed:
-        clause["_draw"] = sv.values[:1]
+        clause["_draw"] = sv.draw
         review(Sentence(f"Drafted guess: the page ties the values of {name} to other arguments (or "
-                        f"lists them in an error row only); the draft draws {sv.values[0]!r} alone: "
+                        f"lists them in an error row only); the draft draws {sv.draw[0]!r} alone: "
                         "check it holds for every draw", sv.sentence.where), doc="contract")
     return clause
 
@@ -142,8 +140,7 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
             text = f"{attr} >= -{bound} and {attr} < {bound}"
         else:
             text = f"len({attr}) == 0 or (min({attr}) >= -{bound} and max({attr}) < {bound})"
-        if ctx.params[attr].get("optional"):
-            text = f"not present({attr}) or {text}"
+        text = ctx.if_given(attr, text)
         requires = [cid for cid, params in null_ids.items() if tensor in params]
         clauses.append({"id": ctx.new_id("EXPR"), "source": source(e.sentence for e in readings),
                         "kind": "expr", "requires": requires, "all": [text],
@@ -152,13 +149,13 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
     return clauses
 
 
-_DIM_RANGE = re.compile(r"\[\s*-\s*([A-Za-z_][A-Za-z0-9_]*)\.dim\(\)\s*[,，]\s*\1\.dim\(\)\s*"
+_DIM_RANGE = re.compile(rf"\[\s*-\s*({NAME})\.dim\(\)\s*[,，]\s*\1\.dim\(\)\s*"
                         r"(?:-\s*1\s*\]|\))")
 
 
 # "支持[-N, N-1]，…N为self的维度", "[-xDim, xDim - 1]（其中xDim指输入x的维度）": a name the sentence defines
 _LETTER_RANGE = re.compile(r"\[\s*-\s*([A-Za-z][A-Za-z0-9_]*)\s*[,，]\s*\1\s*-\s*1\s*\]")
-_LETTER_IS = (r"(?<![A-Za-z0-9_]){}\s*(?:为|表示|指)\s*(?:输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*"
+_LETTER_IS = (r"(?<![A-Za-z0-9_]){}\s*(?:为|表示|指)\s*(?:输入)?\s*(" + NAME + r")\s*的\s*"
               r"(?:shape的)?\s*维(?:度|数)")
 
 
@@ -205,17 +202,13 @@ def _scalars(ctx: Context, attr: str) -> list[str]:
     return [attr] if ctx.params[attr]["kind"] == "scalar" else []
 
 
-def _present(ctx: Context, attr: str, text: str) -> str:
-    return f"not present({attr}) or {text}" if ctx.params[attr].get("optional") else text
-
-
 def _sign(ctx: Context, e: Evidence, attr: str) -> Clause:
     positive = e.limits["positive"]
     bad = [0, -1] if positive else [-1]
     if ctx.params[attr]["kind"] in ("float", "scalar"):
         bad = [float(v) for v in bad]
     return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-            "all": [_present(ctx, attr, f"{_number(ctx, attr)} {'>' if positive else '>='} 0")],
+            "all": [ctx.if_given(attr, f"{_number(ctx, attr)} {'>' if positive else '>='} 0")],
             "on_violation": e.status, "_evidence": [e], "break": {attr: {"sampled": bad}},
             "_sign": (attr, positive), "_reads_value": _scalars(ctx, attr)}
 
@@ -224,7 +217,7 @@ def _element_sign(ctx: Context, e: Evidence, attr: str) -> Clause:
     """Broken by the drawn array with every element 0 (or -1): its length stays what it was."""
     positive = e.limits["positive"]
     return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-            "all": [_present(ctx, attr, f"len({attr}) == 0 or min({attr}) {'>' if positive else '>='} 0")],
+            "all": [ctx.if_given(attr, f"len({attr}) == 0 or min({attr}) {'>' if positive else '>='} 0")],
             "on_violation": e.status, "_evidence": [e], "_break": ("elements", attr),
             "_element_sign": (attr, 0 if positive else -1)}
 
@@ -246,7 +239,7 @@ def interval(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         lower = f"{number} {'>' if e.limits.get('open_low') else '>='} {int(low)}"
         upper = f"{number} {'<' if e.limits.get('open_high') else '<='} {int(high)}"
         clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
-                        "all": [_present(ctx, attr, f"({lower} and {upper})")], "on_violation": e.status,
+                        "all": [ctx.if_given(attr, f"({lower} and {upper})")], "on_violation": e.status,
                         "_evidence": [e],
                         "break": {attr: {"sampled": [low - 1.0, high + 1.0]}},
                         "_interval": (attr, low, high), "_reads_value": _scalars(ctx, attr)})
@@ -287,6 +280,5 @@ def _numel(ctx: Context, e: Evidence, null_ids: dict[str, list[str]]) -> list[Cl
     n = e.limits["length"]
     requires = [cid for cid, params in null_ids.items() if set(params) & set(tensors)]
     return [{"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr", "requires": requires,
-             "all": [f"not present({t}) or {t}.numel == {n}" if ctx.params[t].get("optional")
-                     else f"{t}.numel == {n}" for t in tensors],
+             "all": [ctx.if_given(t, f"{t}.numel == {n}") for t in tensors],
              "on_violation": e.status, "_evidence": [e], "_numel": (tensors, n)}]

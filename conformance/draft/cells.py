@@ -7,16 +7,16 @@ from __future__ import annotations
 import re
 
 from conformance.draft.prototype import normalise_ctype
+from conformance.draft.words import NAME
 from conformance.spec.vocabulary import Vocabulary
 
-IDENT = r"[A-Za-z_][A-Za-z0-9_]*"  # a parameter name (ASCII: \w would take Chinese text along)
 EMPTY = ("", "-", "—", "–", "/", "无", "N/A", "NA", "不涉及", "--")
 # what a dtype cell of a non-tensor argument may say instead of a dtype: its C type
 C_TYPE_WORDS = {"int", "char", "char*", "string", "str", "aclintarray", "aclintarray*", "aclboolarray",
                 "aclboolarray*", "aclfloatarray", "aclfloatarray*", "aclscalar", "aclscalar*",
                 "int64_t", "int32_t", "int8_t", "uint64_t", "double", "float", "bool", "const char*"}
-_NAME = re.compile(r"^\s*(" + IDENT + r")\s*(?:[（(]\s*([^）)]*)[）)])?")
-_SAME = re.compile(r"^(?:数据类型)?(?:需要|需|必须)?(?:与|和|同)\s*[`'“\"]?(" + IDENT + r")[`'”\"]?\s*"
+_NAME = re.compile(r"^\s*(" + NAME + r")\s*(?:[（(]\s*([^）)]*)[）)])?")
+_SAME = re.compile(r"^(?:数据类型)?(?:需要|需|必须)?(?:与|和|同)\s*[`'“\"]?(" + NAME + r")[`'”\"]?\s*"
                    r"(?:参数)?(?:的数据类型)?\s*(?:保持)?\s*(?:一致|相同)?\s*[。.]?$")
 _SPLIT = re.compile(r"\s*(?:[、,，;；/]|\s|和|或)\s*")
 _RANGE = re.compile(r"^(\d+)\s*(?:维)?\s*(?:-|~|～|至|到|—|–)\s*(\d+)\s*(?:维|D)?$")
@@ -29,7 +29,7 @@ _AT_MOST = re.compile(r"^(?:不超过|不大于|不高于|小于等于|最大|�
 # a rank tied to another parameter's: "与self一致", "维度与self保持一致", "shape与self的shape一致",
 # "同target.shape", "要求与“varRef”参数一致。" (a tie of shapes ties their ranks too)
 _RANK_SAME = re.compile(r"^(?:维度|维数|shape)?\s*(?:需要|需|要求|必须)?\s*(?:与|和|同)\s*[`'“\"]?("
-                        + IDENT + r")[`'”\"]?(?:\.shape)?\s*(?:参数)?\s*(?:的\s*(?:维度|维数|shape))?"
+                        + NAME + r")[`'”\"]?(?:\.shape)?\s*(?:参数)?\s*(?:的\s*(?:维度|维数|shape))?"
                         r"\s*(?:保持|完全)?\s*(?:一致|相同)?\s*[。.]?$")
 _SHAPES = re.compile(r"\s*(?:或者|或|、|和)\s*")
 _YES, _NO = ("√", "✓", "✔", "是", "支持"), ("×", "✗", "✘", "x", "X", "否", "不支持")
@@ -61,15 +61,18 @@ def same_as(cell: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _tokens(cell: str) -> list[str]:
+    """The names a dtype or format cell lists ("-" and empty ones left out)."""
+    tokens = (t.strip().strip("`") for t in _SPLIT.split(cell.strip().rstrip("。.")))
+    return [t for t in tokens if t and t not in EMPTY]
+
+
 def dtypes(cell: str, vocab: Vocabulary) -> tuple[tuple[str, ...], list[str]]:
     """The vocabulary dtypes a cell lists, and the tokens it does not know (in order; a footnote
     mark "^1" is one: what it means is said elsewhere)."""
     known: list[str] = []
     unknown: list[str] = []
-    for token in _SPLIT.split(cell.strip().rstrip("。.")):
-        token = token.strip().strip("`")
-        if not token or token in EMPTY:
-            continue
+    for token in _tokens(cell):
         name = vocab.dtype(token)
         if name is None:
             unknown.append(token)
@@ -82,10 +85,7 @@ def formats(cell: str, vocab: Vocabulary) -> tuple[tuple[str, ...], list[str]]:
     """The vocabulary formats a cell lists, and the tokens it does not know."""
     known: list[str] = []
     unknown: list[str] = []
-    for token in _SPLIT.split(cell.strip().rstrip("。.")):
-        token = token.strip().strip("`")
-        if not token or token in EMPTY:
-            continue
+    for token in _tokens(cell):
         name = token.upper().removeprefix("ACL_FORMAT_")
         if name not in vocab.formats:
             unknown.append(token)

@@ -13,10 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.context import Clause, Context
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes
-
-Review = Callable[..., None]
 
 
 def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses: list[Clause],

@@ -20,22 +20,23 @@ from typing import Any
 from conformance.draft import dtype_conditions
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
-from conformance.draft.patterns import Match, is_conditional, match, named
+from conformance.draft.patterns import GIVEN, Match, is_conditional, match, named
 from conformance.draft.sentence_limits import IDENT, rx, split_glued
 from conformance.draft.string_values import string_values
+from conformance.draft.words import NAME, QUOTE, QUOTES
 
 PATTERN = "conditional"
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # "当A时，B" / "若A的情况下，B" / "A时，B时" (a trailing 时 repeats the when); "当A，B时" (outputMask rows)
 _SPLIT = (rx(r"^(?:当|若|如果)?\s*(?P<cond>[^，,：:时]+?)\s*(?:时|的情况下|情况下|的场景下|场景下)\s*[，,]\s*"
               r"(?P<body>[^时]+?)\s*时?$"),
           rx(r"^当\s*(?P<cond>[^，,：:时]+?)\s*[，,]\s*(?P<body>[^时]+?)\s*时$"))
-_VALUE = r"[\"“”']?[A-Za-z0-9_.\-]+[\"“”']?"
-_ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{_NAME})\s*(?:的值|的取值|取值)?\s*"
+_VALUE = rf"{QUOTE}?[A-Za-z0-9_.\-]+{QUOTE}?"
+_ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{NAME})\s*(?:的值|的取值|取值)?\s*"
            r"(?P<op>不为|不是|不等于|!=|==|=|为|是|等于)\s*"
            rf"(?P<values>{_VALUE}(?:\s*(?:、|或者|或|/)\s*{_VALUE})*)$")
-_PRESENT = rx(rf"^(?:可选输入|输入|参数)?\s*(?P<name>{_NAME})\s*(?:可选输入)?\s*"
-              r"(?:存在输入|存在|不为空指针|非空指针|不为nullptr|不是nullptr)$")
+# "X存在", "X不为空指针", "传入X": X given ("X不为空" is not: it may say X is no empty tensor)
+_PRESENT = rx(rf"^(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:可选输入)?\s*"
+              rf"(?:存在输入|存在|不为空指针|非空指针|不为nullptr|不是nullptr)|传入了?\s*(?P<passed>{NAME}))$")
 # a body naming two properties ("数据类型或shape不一致") says more than the one its pattern reads
 _PROPERTIES = (r"数据类型|dtype", r"shape|形状", r"格式|format", r"维", r"空指针|nullptr", r"元素",
                r"取值|值")
@@ -45,14 +46,9 @@ _WORDS = {"shape", "dtype", "tensor", "nullptr", "null"}  # the words a body may
 _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
 
-# "quantOffsetOptional存在时，quantScaleOptional是空指针" (patterns.py reads "X存在时，" as no condition:
-# a rule on X itself holds only where X is given; a null row on another tensor is this module's)
-_GIVEN = rx(rf"^{_NAME}\s*存在时\s*[，,]")
-
-
 def split(text: str) -> tuple[str, str] | None:
     """(condition, body) of a conditional sentence; None when it is not one of the two forms."""
-    if not is_conditional(text) and not _GIVEN.search(text.strip()):
+    if not is_conditional(text) and not GIVEN.search(text.strip()):  # (a given X: patterns.GIVEN)
         return None
     for regex in _SPLIT:
         if m := regex.search(text.strip()):
@@ -85,13 +81,15 @@ def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
     is not one of the shapes read exactly."""
     if (dtype := dtype_conditions.condition(ctx, text)) is not None:  # "x的数据类型为INT32"
         return dtype
-    if (m := _PRESENT.search(text)) and m["name"] in ctx.tensors and ctx.params[m["name"]].get("optional"):
-        return (f"present({m['name']})", {}) if expressible(m["name"]) else None
+    m = _PRESENT.search(text)
+    given = m and (m["name"] or m["passed"])
+    if given and given in ctx.tensors and ctx.params[given].get("optional"):
+        return (f"present({given})", {}) if expressible(given) else None
     m = _ATTR.search(text)
     if m is None or m["name"] not in ctx.params or not expressible(m["name"]):
         return None
     name, negated = m["name"], m["op"] in ("不为", "不是", "不等于", "!=")
-    words = [w.strip("\"“”'") for w in re.split(r"\s*(?:、|或者|或|/)\s*", m["values"])]
+    words = [w.strip(QUOTES) for w in re.split(r"\s*(?:、|或者|或|/)\s*", m["values"])]
     values = _values(ctx, name, words)
     if values is None:
         return None
@@ -130,7 +128,9 @@ def _values(ctx: Context, name: str, words: list[str]) -> list[Any] | None:
 
 
 def _known(ctx: Context, name: str) -> list[Any]:
-    """An int attribute's documented values (its value_in clause's, in ctx.params or the rows)."""
+    """The values ``ctx.params[name]["values"]`` holds, sorted; [] when it holds none (value_in
+    in attr_clauses.py records them only for an int attribute whose page names its values,
+    "0('none')"; nothing is read from the rows here)."""
     values = ctx.params[name].get("values")
     return sorted(values) if values else []
 

@@ -74,6 +74,11 @@ class Context:
         return [n for n, p in self.params.items()
                 if p["kind"] in (*TENSOR_KINDS, "scalar", "int_array") and not p.get("optional")]
 
+    def if_given(self, name: str, text: str) -> str:
+        """The expression ``text`` on ``name`` as it holds: an optional argument left out has
+        nothing to hold."""
+        return f"not present({name}) or {text}" if self.params[name].get("optional") else text
+
     def new_id(self, part: str) -> str:
         self.ids[part] = self.ids.get(part, 0) + 1
         n = self.ids[part]

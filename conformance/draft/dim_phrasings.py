@@ -7,22 +7,21 @@ import re
 from collections.abc import Callable
 
 from conformance.draft.sentence_limits import IDENT, Limits, rank_limits, rx
+from conformance.draft.words import DIFFER, NAME
 
-_NAMES = (r"[（(]?\s*[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|和|与|或|以及)\s*[A-Za-z_][A-Za-z0-9_]*)+"
+_NAMES = (rf"[（(]?\s*{NAME}(?:\s*(?:、|,|，|和|与|或|以及)\s*{NAME})+"
           r"\s*[)）]?")
-_ONE = r"[A-Za-z_][A-Za-z0-9_]*"
 _RANK_WORD = r"(?:维度数量|维度数|维数|维度)"
-_DIFFER = r"(?:不一致|不同|不相同|不相等)"
 _END = r"[。.]?$"
 # "self、index的维度数不一致", "（x1、x2、yOut）的维数不一致", "self和target维度不一致",
 # "gradOutput的维度与self不一致", "self与out的维度不一致"
-SAME_RANK = rx(rf"^(?:参数|输入)?\s*{_NAMES}\s*的?\s*{_RANK_WORD}\s*{_DIFFER}{_END}|"
-               rf"^(?:参数|输入)?\s*{_ONE}\s*的\s*{_RANK_WORD}\s*(?:与|和)\s*{_ONE}\s*"
-               rf"(?:的\s*{_RANK_WORD})?\s*{_DIFFER}{_END}")
+SAME_RANK = rx(rf"^(?:参数|输入)?\s*{_NAMES}\s*的?\s*{_RANK_WORD}\s*{DIFFER}{_END}|"
+               rf"^(?:参数|输入)?\s*{NAME}\s*的\s*{_RANK_WORD}\s*(?:与|和)\s*{NAME}\s*"
+               rf"(?:的\s*{_RANK_WORD})?\s*{DIFFER}{_END}")
 # "（x1、gamma、meanOut）的任意一个维度等于0", "x的某一维不大于0" (a dim is never negative), "传入tensor中
 # 任意维度为零的均不满足要求" (every tensor); not "x的shape的…" (the empty-tensor clause takes only
 # sentences naming nothing but tensors); patterns.match has made "某一维" "某1维"
-ZERO_DIM = rx(rf"^(?:传入的|输入的?)?\s*(?:{_NAMES}|{_ONE})\s*(?:的|中)?\s*"
+ZERO_DIM = rx(rf"^(?:传入的|输入的?)?\s*(?:{_NAMES}|{NAME})\s*(?:的|中)?\s*"
               r"(?:任意一个|任意|任[一1]|某[一1]个?|某个)\s*(?:维度|维|轴)\s*(?:的值|的大小|大小)?\s*"
               rf"(?:等于|为|是|不大于|小于等于)\s*(?:0|零){_END}|"
               rf"^传入的?\s*tensor中任意维度为(?:0|零)的均不满足要求{_END}")
@@ -32,8 +31,8 @@ ZERO_DIM = rx(rf"^(?:传入的|输入的?)?\s*(?:{_NAMES}|{_ONE})\s*(?:的|中)?
 # 8维或不一致": a rank limit and one rank (rank_in, and rank_in marked same)
 _OR = r"\s*[，,]?\s*(?:或者|或)\s*"
 RANK_OR_SHAPE = rx(rf"^{_NAMES}\s*的\s*shape\s*(?P<a>[^，,]*维){_OR}(?:两者|二者)?\s*(?:的)?\s*shape\s*"
-                   rf"{_DIFFER}{_END}|^{_NAMES}\s*的\s*shape\s*{_DIFFER}{_OR}shape的(?P<b>维度[^，,]*){_END}")
-RANK_OR_RANKS = rx(rf"^{_NAMES}\s*的?\s*(?P<a>{_RANK_WORD}\s*(?:超过|大于)\s*\d+\s*维?){_OR}{_DIFFER}{_END}")
+                   rf"{DIFFER}{_END}|^{_NAMES}\s*的\s*shape\s*{DIFFER}{_OR}shape的(?P<b>维度[^，,]*){_END}")
+RANK_OR_RANKS = rx(rf"^{_NAMES}\s*的?\s*(?P<a>{_RANK_WORD}\s*(?:超过|大于)\s*\d+\s*维?){_OR}{DIFFER}{_END}")
 
 
 def rank_part_limits(regex: re.Pattern[str]) -> Callable[[str], Limits | None]:
@@ -60,7 +59,7 @@ _DIM_AT |= {k.replace("一维", "1维").replace("第二维", "第2维"): v for k
 # patterns.match has rewritten the numeral before "维")
 _AT = "|".join(sorted(map(re.escape, _DIM_AT), key=len, reverse=True))
 _SIZE = r"(?:的大小|大小|的值|的size|的长度)?"
-_TENSOR = rf"(?:参数|输入)?\s*({_ONE})\s*的?\s*(?:shape\s*的?\s*)?"
+_TENSOR = rf"(?:参数|输入)?\s*({NAME})\s*的?\s*(?:shape\s*的?\s*)?"
 # "batch1的最后一维和batch2的倒数第二维不相等", "gamma的最后一维和x最后一维不一致",
 # "x最后一维不等于gradY最后一维的2倍"
 _PAIR = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:和|与|跟)\s*{_TENSOR}({_AT}){_SIZE}\s*"

@@ -18,11 +18,11 @@ from typing import Any
 from conformance.draft.context import Context, expressible
 from conformance.draft.sentence_limits import rx
 from conformance.draft.table_clauses import dtypes_per_product
+from conformance.draft.words import NAME
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DTYPE = r"(?:DT_)?[A-Za-z][A-Za-z0-9_]*"
 # "x的数据类型为INT32" / "x数据类型是float16" / "x的dtype为BF16" / "x为BFLOAT16" (the dtype's name says it)
-_CONDITION = rx(rf"^(?:输入|参数|输出)?\s*(?P<name>{_NAME})\s*(?:的?\s*(?:数据类型|dtype))?\s*"
+_CONDITION = rx(rf"^(?:输入|参数|输出)?\s*(?P<name>{NAME})\s*(?:的?\s*(?:数据类型|dtype))?\s*"
                 r"(?P<op>不为|不是|不等于|为|是|等于)\s*"
                 rf"(?P<values>{_DTYPE}(?:\s*(?:、|或者|或|/|,|，)\s*{_DTYPE})*)\s*(?:类型)?$")
 _NEGATIONS = ("不为", "不是", "不等于")

@@ -23,12 +23,12 @@ import re
 from dataclasses import dataclass
 
 from conformance.draft.facts import ParamRow
+from conformance.draft.sentence_limits import IDENT
 from conformance.spec.vocabulary import Vocabulary
 
 _DT = r"[A-Za-z][A-Za-z0-9_]*"
 _NOTE = re.compile(rf"(?P<op>不支持|额外支持|仅支持|只支持|支持)\s*"
                    rf"(?:的?数据类型(?:为|有|包括)?)?\s*[:：]?\s*(?P<list>{_DT}(?:\s*(?:[、,，/]|和|及|以及)\s*{_DT})*)")
-_IDENTS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CONDITION = re.compile(r"当|若|如果|时[，,]|场景")
 _FILLER = re.compile(r"[\s、，,。.：:;；`和与及的]|参数|数据类型|类型|输入|输出|入参|出参|均|都")
 
@@ -54,10 +54,10 @@ def parse_note(body: str, names: list[str], vocab: Vocabulary) -> Note | None:
             continue
         if _CONDITION.search(body[:match.start()]):
             return None  # "当…时，不支持X": a condition the note cannot carry
-        words = _IDENTS.findall(body[:match.start()])
+        words = IDENT.findall(body[:match.start()])
         named = tuple(n for n in names if n in words)
-        rest = " ".join(w for w in _IDENTS.split(body[:match.start()] + body[match.end():]))
-        rest += " ".join(w for w in _IDENTS.findall(body[:match.start()] + body[match.end():])
+        rest = " ".join(w for w in IDENT.split(body[:match.start()] + body[match.end():]))
+        rest += " ".join(w for w in IDENT.findall(body[:match.start()] + body[match.end():])
                          if w not in named)
         op = {"不支持": "remove", "额外支持": "add"}.get(match.group("op"), "only")
         return Note(op, known, unknown, named, not _FILLER.sub("", rest))

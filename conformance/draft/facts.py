@@ -5,6 +5,7 @@ fact keeps where it was read (``Where``) so a clause, or a review item, can quot
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -30,6 +31,10 @@ class Sentence:
 
     text: str
     where: Where
+
+
+#: Draft.review (clauses.py): a review clause quoting a sentence, handed to the clause builders.
+Review = Callable[..., None]
 
 
 @dataclass(frozen=True)

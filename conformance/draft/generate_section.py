@@ -10,7 +10,6 @@ gets a best guess and a review clause saying so. Clause breaks the relation buil
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from conformance.draft import (
@@ -22,12 +21,11 @@ from conformance.draft import (
     list_sizes,
 )
 from conformance.draft.context import Clause, Context, expressible
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
 
 VIEWS = ["strided", "transposed", "offset", "stride0"]
 FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
-Review = Callable[..., None]
 
 
 def _draw(param: str) -> str:

@@ -18,12 +18,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft.facts import ParamRow, Sentence
+from conformance.draft.facts import ParamRow, Review, Sentence
+from conformance.draft.words import QUOTE
 
 _POINTERS = ("tensor", "tensor_list", "scalar", "int_array")
 COUNT = [1, 3]  # elements per drawn list: the count clauses rarely fix; more only cost time
 _BRACES = re.compile(r"\{([^{}]*)\}")
-_QUOTED = re.compile(r"[\"“”']([A-Za-z0-9_\-]+)[\"“”']")
+_QUOTED = re.compile(rf"{QUOTE}([A-Za-z0-9_\-]+){QUOTE}")
 # "x或out中的Tensor", "tensors列表中tensor", "scaledGrads中的Tensor": the elements of each list
 _WITHIN = re.compile(r"(?:列表)?(?:中|内)(?:的|所有的?|各个?)?\s*(?:Tensor|tensor|张量)")
 _AND_WITHIN = re.compile(r"及其(?:中|内)")
@@ -80,7 +81,7 @@ def mixes_lists(clause: dict[str, Any], lists: set[str], tensors: set[str]) -> b
 
 
 def tidy(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
-         review: Callable[[Sentence, str], None], where: Callable[[str], Any]) -> None:
+         review: Review, where: Callable[[str], Any]) -> None:
     """Clauses ``mixes_lists`` finds are left for review (with what requires them)."""
     lists = {n for n, p in params.items() if p["kind"] == "tensor_list"}
     tensors = {n for n, p in params.items() if p["kind"] == "tensor"}
@@ -113,7 +114,7 @@ def require_pointers(params: dict[str, dict[str, Any]], clauses: list[dict[str, 
 
 
 def scalar_guesses(params: dict[str, dict[str, Any]], clauses: list[dict[str, Any]],
-                   review: Callable[..., None], where: Callable[[str], Any]) -> None:
+                   review: Review, where: Callable[[str], Any]) -> None:
     """A scalar no dtype_in clause names is passed in the test item's dtype: a guess to check
     (pages often tie its dtype to a tensor's in notes no clause reads)."""
     for name, p in params.items():

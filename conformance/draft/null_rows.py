@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from conformance.draft.context import Context
 from conformance.draft.sentence_limits import IDENT, rx
+from conformance.draft.words import NAMES
 
 _KINDS = {"aclTensor": "tensor", "aclTensorList": "tensor_list"}
-_NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
 _ALL_BUT = rx(r"^(?:如果)?传入(?:的)?参数(?:类型)?(?:为|是)\s*"
               r"(?P<types>aclTensor(?:List)?(?:\s*或\s*aclTensorList)?)"
-              rf"\s*且(?:非|不是)\s*(?P<but>{_NAMES})\s*[，,]\s*(?:是|为)空指针$")
+              rf"\s*且(?:非|不是)\s*(?P<but>{NAMES})\s*[，,]\s*(?:是|为)空指针$")
 
 
 def all_but(ctx: Context, text: str) -> list[str] | None:

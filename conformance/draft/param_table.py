@@ -16,6 +16,7 @@ from conformance.draft import cells
 from conformance.draft.facts import ParamRow, Sentence, Where
 from conformance.draft.page import Item, Page, Row, Section, Table, sentences
 from conformance.draft.prototype import PLUMBING
+from conformance.draft.words import NAME
 from conformance.spec.vocabulary import Vocabulary
 
 _PLUMBING_TYPES = ("aclOpExecutor", "aclrtStream")
@@ -26,18 +27,18 @@ _HEADERS = (("usage", "使用说明"), ("dtype", "数据类型"), ("dtype", "dty
             ("direction", "输入"), ("direction", "输出"), ("direction", "i/o"), ("name", "参数"),
             ("name", "name"), ("description", "描述"), ("description", "说明"),
             ("description", "description"))
-_BULLET_PARAM = re.compile(r"^(" + cells.IDENT + r")\s*[（(]([^）)]*)[）)]\s*[：:]?\s*(.*)$")
+_BULLET_PARAM = re.compile(r"^(" + NAME + r")\s*[（(]([^）)]*)[）)]\s*[：:]?\s*(.*)$")
 _LIST = r"([A-Za-z0-9_]+(?:\s*[、,，/和]\s*[A-Za-z0-9_]+)*)"
 _PROSE_DTYPES = re.compile(r"数据类型(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
-_PROSE_SAME = re.compile(r"数据类型(?:需要|需|必须|要)?(?:与|和)\s*(" + cells.IDENT
+_PROSE_SAME = re.compile(r"数据类型(?:需要|需|必须|要)?(?:与|和)\s*(" + NAME
                          + r")\s*(?:的数据类型)?\s*(?:保持)?\s*(?:一致|相同)")
 _PROSE_FORMATS = re.compile(r"数据格式(?:仅|只)?支持\s*[:：]?\s*" + _LIST)
 _PROSE_RANK = re.compile(r"(\d+)\s*(?:-|~|～|至|到)\s*(\d+)\s*维")
 _NUMERALS = "零一二三四五六七八"  # 0-8, the ranks a page writes in words: "维度支持四维或五维"
 _PROSE_RANKS = re.compile(r"维度(?:支持|为|仅支持)\s*([0-8" + _NUMERALS + r"])\s*维(?:或\s*([0-8"
                           + _NUMERALS + r"])\s*维)?")
-_PROSE_TIE = re.compile(r"维度[^，。；]*?(?:且|并且|需要|需)?(?:与|和)\s*(" + cells.IDENT
-                        + r")(?:\s*[和、]\s*" + cells.IDENT + r")*\s*(?:保持)?一致")
+_PROSE_TIE = re.compile(r"维度[^，。；]*?(?:且|并且|需要|需)?(?:与|和)\s*(" + NAME
+                        + r")(?:\s*[和、]\s*" + NAME + r")*\s*(?:保持)?一致")
 # a usage sentence giving the shape outright: "shape为(N,C)或者(C)，其中N表示batch size。"
 _USAGE_SHAPE = re.compile(r"^shape(?:为|支持)\s*((?:[\[(（][^\])）]*[\])）]|或者|或|、|\s)+?)\s*"
                           r"(?:[，,]\s*其中[^；;]*)?[。.]?$")

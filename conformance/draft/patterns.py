@@ -54,6 +54,7 @@ from conformance.draft.sentence_limits import (
     split_glued,
     value_limits,
 )
+from conformance.draft.words import DIFFER, NAME
 
 
 @dataclass(frozen=True)
@@ -97,13 +98,11 @@ _NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和�
                     r"不是完全相同的\s*shape\s*。?$")
 # "x的shape与antiquantScale不一致": one tensor's shape against another's, a name too long for the
 # gap "shapes differ" allows (the whole sentence)
-_ONE_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_SHAPE_WITH = rx(rf"^{_ONE_NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
-                 rf"(?:输入的?)?{_ONE_NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")
+_SHAPE_WITH = rx(rf"^{NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
+                 rf"(?:输入的?)?{NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")
 
 
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
-_DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("dtype promotion", ("promotable",), _PROMOTE, ("推导", "数据类型", "规则"),
             "self和other无法做数据类型推导。", exclude=rx(r"或|转|shape|维|范围|失败|列表")),
@@ -132,11 +131,11 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
     Pattern("dtypes differ", ("same_dtype",),
-            rx(rf"(?:数据类型|type).{{0,12}}{_DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
+            rx(rf"(?:数据类型|type).{{0,12}}{DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
             ("数据类型", "一致", "不同"), "self和other的数据类型不一致。",
             exclude=rx(r"推导|转换|取值")),
     Pattern("broadcast shape differs", ("expr",),
-            rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{_DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
+            rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
                 r"|broadcast\s*(?:到|至|成)"),
             ("broadcast", "shape", "后", "不一致"), "self和other做broadcast后的shape与out的shape不一致。",
             exclude=rx(r"不满足broadcast|无法做broadcast|无法进行broadcast|@|乘"),
@@ -147,7 +146,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("vague shape", ("shape_note",), _VAGUE_SHAPE, ("shape", "不满足", "约束"),
             "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),
-            rx(rf"(?:shape|形状|数据形状).{{0,8}}{_DIFFER}|{_NOT_IDENTICAL.pattern}|{_SHAPE_WITH.pattern}"),
+            rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}|{_NOT_IDENTICAL.pattern}|{_SHAPE_WITH.pattern}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
             exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
@@ -186,7 +185,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("string values", ("value_in",), STRING_VALUES, ("不属于", "中的一种", "不是"),
             'mode的值不是"keep"或"floor"。', limits=string_values_limits),
     Pattern("value out of range", ("value_in",),
-            rx(r"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|"
+            rx(rf"值|取值|范围|(?:不是|不为|不等于|只能是|只能为|非)\s*-?\d|^{NAME}\s*(?:不符合约束|"
                 r"不符合要求|不合法|非法)$"),
             ("取值", "范围", "值"), "reduction值不在0~2范围之内。", limits=value_limits),
 )
@@ -194,7 +193,6 @@ PATTERNS: tuple[Pattern, ...] = (
 # Phrasings no pattern reads into a clause yet: only closest() names them, for the review item.
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
-    ("shape condition", ("shape", "不满足", "约束", "条件"), "self与other的shape不满足约束。"),
 )
 
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针
@@ -203,6 +201,15 @@ _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
 _RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]")
 _CONDITION = re.compile(r"^(?:当(?!前)|若|对于)|"
                         r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?:时|情况下|场景下)[，,:：]")
+# "biasOptional存在时，…", "x不为空指针时，…", "传入biasOptional时，…": the condition that an optional
+# argument is given. A rule on that argument (alone, or relating it to one other) holds only where it
+# is given anyway, so match() reads it as unconditional; one naming any other argument is not
+# (conditions.py reads it, or it stays for review)
+GIVEN = rx(rf"^\s*(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:存在输入|存在|不为空指针|非空指针|"
+           rf"不为nullptr|不是nullptr|不为空|非空)|传入了?\s*(?P<passed>{NAME}))\s*时\s*[，,]")
+_RELATIONS = {"same_shape", "same_dtype", "broadcastable"}  # relations among the present ones only
+# "biasOptional为空指针时，scaleOptional为空指针": a rule where an argument is absent, no clause here
+_ABSENT = rx(rf"^\s*(?:传入的?)?\s*{NAME}\s*(?:为|是)\s*(?:空指针|nullptr)\s*时\s*[，,]")
 
 
 def named(text: str, names: Collection[str]) -> tuple[str, ...]:
@@ -241,7 +248,7 @@ def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
-    if is_conditional(text) and not _RANK_CONDITION.search(text):
+    if is_conditional(text) and not _RANK_CONDITION.search(text) or _ABSENT.search(text):
         return None
     bare = unnamed(text, names)
     for p in PATTERNS:
@@ -251,10 +258,24 @@ def match(text: str, names: Collection[str]) -> Match | None:
         if limits is None:
             continue
         params = named(text, names)
+        if (given := GIVEN.search(text)) and not _on_given(given, text, names, p.kinds):
+            return None
         if not params:  # "输入或输出的…", "传入的指针类型入参…", "数据类型不在…": every one of them
             limits = {**limits, "scope": "all"}
         return Match(p.name, p.kinds, params, limits)
     return None
+
+
+def _on_given(given: re.Match[str], text: str, names: Collection[str], kinds: tuple[str, ...]) -> bool:
+    """Whether a rule said where an optional argument is given is on that argument alone (or
+    relates it to one other), so it holds as an unconditional clause on it does."""
+    name, body = given["name"] or given["passed"], text[given.end():]
+    if not named(name, names):
+        return False  # no parameter of the page's is given: what would the rule be on?
+    params = named(body, names)
+    if body.lstrip().startswith("其") or not params:  # "X存在时，其shape…", "X存在时，数据类型…": X's
+        params = (name, *params)
+    return params == (name,) or (name in params and len(params) == 2 and set(kinds) <= _RELATIONS)
 
 
 def closest(text: str) -> str:

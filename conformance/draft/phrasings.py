@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 from conformance.draft.sentence_limits import Limits, rx
+from conformance.draft.words import NAME, NAMES, QUOTED_VALUE, QUOTES
 
 
 def _reader(regex: re.Pattern[str],
@@ -15,13 +16,12 @@ def _reader(regex: re.Pattern[str],
     """The limits ``build`` reads from the match of ``regex`` in a sentence (None: no match)."""
     return lambda text: build(m) if (m := regex.search(text)) is not None else None
 
-_NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
 # "kernelSize中存在小于等于0的数值", "stride的数值中存在小于等于0的值", "参数repeats中含有小于0的值",
 # "steps中有值小于等于0", "kernelSize、dilation或stride存在值等于或小于0的元素": the whole sentence
-ELEMENT_SIGN = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
+ELEMENT_SIGN = rx(rf"^(?:传入的|参数)?\s*{NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
                     r"(?:存在|含有|有)\s*(?:某个?维度的|某个维度)?\s*(?:值|数值|元素值)?\s*"
                     r"(小于等于|等于或小于|<=|小于|<)\s*0\s*(?:的(?:数值|值|元素))?$|"
-                    rf"^(?:传入的|参数)?\s*{_NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
+                    rf"^(?:传入的|参数)?\s*{NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
 
 
 element_sign_limits = _reader(ELEMENT_SIGN, lambda m: {"positive": (m[1] or m[2]) not in ("小于", "<"),
@@ -30,7 +30,7 @@ element_sign_limits = _reader(ELEMENT_SIGN, lambda m: {"positive": (m[1] or m[2]
 
 # "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]": a float attribute's interval (bounds as
 # written; "之间" and a bracket-less range leave the bounds open to doubt, see attr_clauses.interval)
-INTERVAL = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
+INTERVAL = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*的?(?:值|数值|取值)?\s*"
                 r"(?:不在\s*(-?\d+(?:\.\d+)?)\s*(?:和|与|到|至)\s*(-?\d+(?:\.\d+)?)\s*之间|"
                 r"(?:超出|不在)\s*(?:范围)?\s*([\[(（])\s*(-?\d+(?:\.\d+)?)\s*[,，]\s*(-?\d+(?:\.\d+)?)\s*([\])）])"
                 r"\s*(?:范围)?(?:内|之内)?)$")
@@ -48,37 +48,36 @@ interval_limits = _reader(INTERVAL, _interval)
 # "x1、x2或out是空tensor", "不支持空tensor场景" (all tensors): the whole sentence says empty tensors
 # are refused (not "X为空且Y不为空", a condition, nor "X为不支持的空Tensor", some empty ones only)
 _EMPTY = r"空\s*(?:tensor|Tensor|张量)"
-NOT_EMPTY = rx(rf"^(?:传入的|输入的?)?\s*{_NAMES}\s*(?:是|为)\s*{_EMPTY}$|"
+NOT_EMPTY = rx(rf"^(?:传入的|输入的?)?\s*{NAMES}\s*(?:是|为)\s*{_EMPTY}$|"
                  rf"^不支持\s*(?:传入)?\s*{_EMPTY}\s*(?:场景|输入|的?输入或输出)?$|^传入\s*{_EMPTY}\s*场景$")
 
 
 # "dim不在指定的取值范围内", "dim越界", "dim的取值越界", "dim超出范围": an attribute out of its range,
 # read as a dimension range only where its own row writes [-x.dim(), x.dim()-1] (attr_clauses)
-OUT_OF_RANGE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值)?\s*"
+OUT_OF_RANGE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:的取值|的值)?\s*"
                    r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?)时?$")
 
 
 # "quantMode的值不是"static"或"dynamic"", "传入的fusedOpType不属于""、"add"以及"relu"中的一种",
 # "quantMode不为“dynamic”": a string attribute outside the values the sentence itself quotes
-_QV = r"[\"“”'‘’]\s*(?:[A-Za-z0-9_][A-Za-z0-9_\-]*)?\s*[\"“”'‘’]"
-STRING_VALUES = rx(rf"^(?:传入的|输入的?|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的值|的取值|参数)?\s*"
-                   rf"(?:不属于|不是|不为|不在|不等于)\s*({_QV}(?:\s*(?:、|,|，|或者|或|和|以及)\s*{_QV})*)\s*"
+STRING_VALUES = rx(rf"^(?:传入的|输入的?|参数)?\s*{NAME}\s*(?:的值|的取值|参数)?\s*"
+                   rf"(?:不属于|不是|不为|不在|不等于)\s*({QUOTED_VALUE}(?:\s*(?:、|,|，|或者|或|和|以及)\s*{QUOTED_VALUE})*)\s*"
                    r"(?:中的(?:一种|一个|任意一个)|之一|范围内|中)?$")
 
 
 string_values_limits = _reader(STRING_VALUES, lambda m: {
-    "strings": list(dict.fromkeys(q.strip("\"“”'‘’ ") for q in re.findall(_QV, m[1])))})
+    "strings": list(dict.fromkeys(q.strip(QUOTES + " ") for q in re.findall(QUOTED_VALUE, m[1])))})
 
 
 # "dims数组中元素重复", "dim中数值重复", "axes数组中的轴重复", "dim指定的轴重复": an int array naming
 # one axis twice (the whole sentence; "…越界，或表示的轴有重复" says more)
-DUPLICATES = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:数组)?\s*(?:中|里|指定)?\s*的?\s*"
+DUPLICATES = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:数组)?\s*(?:中|里|指定)?\s*的?\s*"
                 r"(?:数值|元素|值|数据|轴|维度)?\s*(?:有|存在)?\s*重复$")
 
 
 # "yDtype不为0", "quantMode的取值不为0", "dilation的数值不等于1": one attribute (or every element of
 # an int array) that must be the one value written (the whole sentence)
-SINGLE_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值|内的数值|中的数值)?\s*"
+SINGLE_VALUE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:的取值|的值|的数值|内的数值|中的数值)?\s*"
                   r"(?:不为|不是|不等于)\s*(-?\d+)$")
 
 
@@ -86,5 +85,5 @@ single_value_limits = _reader(SINGLE_VALUE, lambda m: {"values": [int(m[1])], "s
 
 
 # "alpha等于0", "beta为0": a float attribute (or host scalar) that must not be zero
-ZERO_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值)?\s*"
+ZERO_VALUE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:的取值|的值|的数值)?\s*"
                 r"(?:等于|为|是)\s*0(?:\.0+)?$")

@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass
 
 from conformance.draft.facts import PrototypeParam
+from conformance.draft.words import NAME
 
 _FUNCTION = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w+)\s*\(", re.ASCII)
 _DECL = re.compile(r"aclnnStatus\s+(?:\w+\s+)*?(aclnn\w*?)GetWorkspaceSize\s*\(", re.ASCII)
-_ARG = re.compile(r"^(?P<type>.*?[\s*&])\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<array>\[\s*\w*\s*\])?$")
+_ARG = re.compile(rf"^(?P<type>.*?[\s*&])\s*(?P<name>{NAME})\s*(?P<array>\[\s*\w*\s*\])?$")
 PLUMBING = ("workspaceSize", "executor")  # the first phase's own outputs, not the operator's
 _OPTIONAL_NOTE = re.compile(r"可选|optional", re.IGNORECASE)
 

@@ -252,8 +252,7 @@ def _refused_empty(ctx: Context, null_ids: dict[str, list[str]], evidence: list[
             continue
         requires = [cid for cid, params in null_ids.items() if set(params) & set(names)]
         clauses.append({"id": ctx.new_id("EMPTY"), "kind": "expr", "requires": requires,
-                        "all": [f"not present({n}) or {n}.numel > 0" if ctx.params[n].get("optional")
-                                else f"{n}.numel > 0" for n in names],
+                        "all": [ctx.if_given(n, f"{n}.numel > 0") for n in names],
                         "on_violation": status, "_evidence": readings,
                         "_break": ("zero_dim", required[0]), "_not_empty": names})
     return clauses

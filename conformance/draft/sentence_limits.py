@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from conformance.draft.words import DIFFER, NAME
+
 Limits = dict[str, Any]
 _NUM = r"(-?\d+)"
 
@@ -19,7 +21,7 @@ def rx(text: str) -> re.Pattern[str]:
     return re.compile(text, re.IGNORECASE)
 
 
-IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+IDENT = re.compile(NAME)
 _GLUED = re.compile(r"(?<=[A-Za-z0-9])(?=broadcast)")
 _SHAPE_DIM = re.compile(r"shape\s*dim(?![A-Za-z0-9_])")
 
@@ -76,7 +78,7 @@ _VALUE_RANGE = rx(rf"不在\s*[\[【(（]?\s*{_NUM}\s*[~～\-到至,，]\s*{_NUM
 _VALUE_SET = rx(r"(?:不是|不为|不等于|只能是|只能为|仅支持|非|不在|必须属于|必须是|必须为)\s*[{\[]?\s*"
                  r"((?:-?\d+\s*(?:或者|或|、|和|/|,|，)?\s*){2,})")
 _VALUE_NAMED = rx(r"不在(?:指定的?|有效的?|支持的?|合法的?)?(?:取值)?范围|取值.{0,4}(?:不合法|非法|不支持)|"
-                  r"不符合当前支持的值|值不符合要求|不是有效值|^[A-Za-z_][A-Za-z0-9_]*\s*(?:不符合约束|不符合要求|不合法|非法)$")
+                  rf"不符合当前支持的值|值不符合要求|不是有效值|^{NAME}\s*(?:不符合约束|不符合要求|不合法|非法)$")
 
 
 def value_limits(text: str) -> Limits | None:
@@ -90,10 +92,9 @@ def value_limits(text: str) -> Limits | None:
     return {"enumerated": True} if _VALUE_NAMED.search(text) else None
 
 
-_INTO = rx(r"broadcast\s*(?:到|至|成)\s*([A-Za-z_][A-Za-z0-9_]*)")
-_SAME_AS = rx(r"与(?:输出|输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的?\s*(?:shape)?\s*"
-               r"(?:不一致|不同|不相同|不相等|不一样|不匹配)")
-_SUBJECT = rx(r"^(?:参数|输出|输入)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*shape\s*(?:不是|与|和)")
+_INTO = rx(rf"broadcast\s*(?:到|至|成)\s*({NAME})")
+_SAME_AS = rx(rf"与(?:输出|输入)?\s*({NAME})\s*的?\s*(?:shape)?\s*{DIFFER}")
+_SUBJECT = rx(rf"^(?:参数|输出|输入)?\s*({NAME})\s*的\s*shape\s*(?:不是|与|和)")
 
 
 def broadcast_result(text: str) -> Limits:
@@ -141,16 +142,16 @@ def sign_limits(text: str) -> Limits | None:
     return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正", m[0]))}
 
 
-_SOURCES = r"((?:[A-Za-z_][A-Za-z0-9_]*\s*(?:、|,|，|和|与)\s*)*[A-Za-z_][A-Za-z0-9_]*)?"
+_SOURCES = rf"((?:{NAME}\s*(?:、|,|，|和|与)\s*)*{NAME})?"
 _CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导)(?:为|成)\s*(?:指定)?(?:的)?(?:输出)?\s*"
 # "推导出的数据类型无法转换为指定输出out的类型" (the promoted dtype), "self和other推导出的数据类型不能
 # 转换为out的数据类型", "self的数据类型无法转换为out的数据类型", "参数out的数据类型不是self可转换的",
 # "self与out的数据类型不满足互转换关系": a computed dtype that cannot be cast to an output's
 CAST = (
     rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:推导(?:出|后)的数据类型|的数据类型|数据类型)?\s*{_CAST_VERB}"
-        r"([A-Za-z_][A-Za-z0-9_]*)\s*的?(?:数据)?类型$"),
-    rx(r"^(?:参数)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
-    rx(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:与|和)\s*([A-Za-z_][A-Za-z0-9_]*)\s*的\s*(?:数据类型|dtype)\s*"
+        rf"({NAME})\s*的?(?:数据)?类型$"),
+    rx(rf"^(?:参数)?\s*({NAME})\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
+    rx(rf"^({NAME})\s*(?:与|和)\s*({NAME})\s*的\s*(?:数据类型|dtype)\s*"
         r"(?:不满足互转换(?:规则|关系)|不可转换|不一致且无法转换)$"),
 )
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Collection
 
 from conformance.draft.patterns import is_conditional, named
+from conformance.draft.words import NAME, QUOTE, WORD
 
 _SAME = r"(?:一致|相同|一样|保持一致|完全一致)"
 _DTYPE_SAME = re.compile(rf"(?:数据类型|dtype).{{0,30}}{_SAME}|{_SAME}.{{0,4}}的?数据类型")
@@ -27,7 +28,7 @@ _COUNT = re.compile(r"元素个数|元素数|size", re.IGNORECASE)
 _SHAPE_SCOPED = re.compile(r"(?:模式|情况|场景)下|时")
 _EMPTY_NO = re.compile(r"不支持\s*空\s*(?:tensor|Tensor|张量)|不能为?\s*空\s*(?:tensor|Tensor)")
 _EMPTY_YES = re.compile(r"支持\s*空\s*(?:tensor|Tensor|张量)")
-_ENUM_NAMED = re.compile(r"(-?\d+)\s*[（(]\s*['\"‘’“”]?\s*([A-Za-z_][A-Za-z0-9_-]*)\s*['\"‘’“”]?\s*[)）]")
+_ENUM_NAMED = re.compile(rf"(-?\d+)\s*[（(]\s*{QUOTE}?\s*({WORD})\s*{QUOTE}?\s*[)）]")
 _ENUM_PLAIN = re.compile(r"(?:取值为|取值范围为|取值只能为|仅支持|只支持|支持取值|可选值为|取值支持)"
                          r"\s*[:：]?\s*[\[{]?((?:-?\d+\s*(?:、|,|，|/|\||或者|或|和)\s*)+-?\d+)[\]}]?")
 
@@ -88,7 +89,7 @@ def empty_support(text: str) -> bool | None:
 
 
 # "0：none，表示…" (a value and its name), "0：表示…" (a value and what it means)
-_ENUM_LINE = re.compile(r"^\s*(-?\d+)\s*[：:]\s*(?:['\"‘“]?([A-Za-z_][A-Za-z0-9_]*)|表示)")
+_ENUM_LINE = re.compile(rf"^\s*(-?\d+)\s*[：:]\s*(?:{QUOTE}?({NAME})|表示)")
 
 
 def enumeration_lines(texts: list[str]) -> tuple[dict[int, str], list[int]] | None:

@@ -22,8 +22,7 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
 
 def array_clause(ctx: Context, e: Evidence, attr: str, text: str, **extra: object) -> Clause:
     """The coded expr clause of one error row on the int array ``attr`` (absent: nothing to hold)."""
-    if ctx.params[attr].get("optional"):
-        text = f"not present({attr}) or {text}"
+    text = ctx.if_given(attr, text)
     return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr", "all": [text],
             "on_violation": e.status, "_evidence": [e], **extra}
 
@@ -36,8 +35,7 @@ def nonzero(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
             continue
         scalar = ctx.params[attr]["kind"] == "scalar"
         text = f"{attr}.value != 0" if scalar else f"{attr} != 0"
-        if ctx.params[attr].get("optional"):
-            text = f"not present({attr}) or {text}"
+        text = ctx.if_given(attr, text)
         # "_sign" positive: the generate section draws the attribute from positive values only
         clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
                         "all": [text], "on_violation": e.status, "_evidence": [e],
