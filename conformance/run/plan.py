@@ -34,7 +34,9 @@ class Item:
 
 
 def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
-    """Every item for ``apis`` on ``products``, boundary items first (they run first)."""
+    """Every item for ``apis`` on ``products``: boundary items first (they run first), then the
+    size-axis items (the costliest: handed out early, they do not leave one xdist worker busy
+    while the other idles at the end), then the rest in plan order."""
     items: list[Item] = []
     for api in apis:
         spec = specs.operator(api)
@@ -51,7 +53,7 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
                     items += [Item(spec.api, product, clause, f) for f in INVALID_FAMILIES]
             items += [Item(spec.api, product, c, "status") for c in breakable(spec, "unspecified")
                       if _violable(specs, spec, c, product)]
-    return sorted(items, key=lambda i: i.subject != "boundary")
+    return sorted(items, key=lambda i: (i.subject != "boundary", i.family != LARGE))
 
 
 def _violable(specs: SpecSet, spec: OperatorSpec, clause: str, product: str) -> bool:

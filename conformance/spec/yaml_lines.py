@@ -9,6 +9,9 @@ import yaml
 from conformance.errors import ConformanceError
 
 Path_ = tuple[Any, ...]
+#: libyaml's parser where PyYAML was built with it (ten times the pure-Python one's speed; every
+#: process of a run, xdist workers too, reads every spec); the nodes and their marks are the same.
+_FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class LocatedYaml:
@@ -34,7 +37,7 @@ def load_yaml(path: str | Path, error: type[ConformanceError] = ConformanceError
     try:
         if text is None:
             text = Path(path).read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
     except OSError as exc:
         raise error(f"cannot read file: {exc.strerror or exc}", file=name) from None
     except UnicodeDecodeError:
@@ -55,6 +58,13 @@ def load_yaml(path: str | Path, error: type[ConformanceError] = ConformanceError
     except yaml.YAMLError as exc:
         raise error(f"YAML error: {exc}", file=name) from None
     return LocatedYaml(data, lines, name)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=_FAST)
+    except yaml.YAMLError:  # the pure-Python parser's message and line (libyaml's can differ)
+        return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
 class _DuplicateKey(Exception):
