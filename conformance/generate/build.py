@@ -10,7 +10,7 @@ from conformance.cases.layouts import choose_layouts
 from conformance.cases.tensor import TensorMeta
 from conformance.generate.breaks import AUTOMATIC, variants
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dtype_relations import fitting
+from conformance.generate.dtype_relations import fitting, group_options
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec
 from conformance.spec.values import (
@@ -130,6 +130,7 @@ def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, 
             continue
         scalars = all(spec.params[p].kind == "scalar" for p in group)
         if chosen is None:
+            options = _most_shared(spec, product, group, groups, drawn, options)
             chosen = scalar_dtype(dtype, options) if scalars else ch.choice(options, f"dtype_{group[0]}")
         drawn.update(dict.fromkeys(group, chosen))
         out.update({p: replace(args[p], dtype=chosen) if isinstance(args[p], Scalar)
@@ -142,3 +143,16 @@ def _together(spec: OperatorSpec, group: list[str], drawn: dict[str, str]) -> li
     (where the lists share none, the group is drawn as if untied: the entry is a preference)."""
     return [drawn[p] for t in spec.program.together if set(t.params) & set(group)
             for p in t.params if p in drawn]
+
+
+def _most_shared(spec: OperatorSpec, product: str, group: list[str], groups: list[list[str]],
+                 drawn: dict[str, str], options: list[str]) -> list[str]:
+    """Of ``options``, those the most groups ``dtype_together`` ties to ``group`` and not drawn
+    yet list too (so the first of them drawn leaves the others a dtype to follow)."""
+    tied = {p for t in spec.program.together if set(t.params) & set(group) for p in t.params}
+    later = [group_options(spec, product, g) for g in groups
+             if set(g) & tied and not set(g) & set(group) and g[0] not in drawn]
+    if not later:
+        return options
+    shared = {d: sum(d in listed for listed in later) for d in options}
+    return [d for d in options if shared[d] == max(shared.values())]
