@@ -57,6 +57,14 @@ def test_the_draft_ties_what_its_review_sentences_name(drafted):
     assert [c["params"] for c in spec["constraints"] if c["kind"] == "same_dtype"] == [["x", "out"]]
 
 
+def test_the_stats_count_the_ties(tmp_path, capsys):
+    assert main(["draft", str(PAGES), "-o", str(tmp_path), "--stats"]) == 0
+    total = json.loads((tmp_path / "draft-stats.json").read_text(encoding="utf-8"))["total"]
+    assert (total["dtype_ties"], total["drafts_with_dtype_ties"], total["reviews"]) == (2, 1, 2)
+    printed = capsys.readouterr().out
+    assert "review clauses: 2 (2 keep tensors in one dtype in valid cases, in 1 drafts)" in printed
+
+
 @pytest.fixture(scope="module")
 def ctx():
     vocab = load_vocabulary(specs_dir() / VOCABULARY_FILE)
