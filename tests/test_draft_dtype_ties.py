@@ -160,6 +160,11 @@ def test_a_kernel_rejecting_the_mix_is_no_finding(drafted, tmp_path):
     assert main(["lint", "--specs", str(out)]) == 0
     report = _run(out, tmp_path / "tied")
     assert report["findings"] == []
+    # the report says why: each review clause with the tensors valid cases keep together for it
+    said = {r["quote"]: r.get("dtype_together") for r in report["operators"][API]["review"]}
+    assert said == {GATED: ["gateOut", "x"], NOTE: ["weight", "x"]}
+    html = (tmp_path / "tied" / "report.html").read_text(encoding="utf-8")
+    assert "valid cases keep gateOut, x in one dtype" in html
     assert all(r["outcome"] == "pass" for r in report["results"] if r["kind"] == "status")
     # the same draft without its ties: valid cases mix, the kernel rejects them as its page says,
     # and the run blames it (the false finding the tie removes)
