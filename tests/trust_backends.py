@@ -1,4 +1,5 @@
-"""Status-only backends for the invented pages of tests/fixtures/trust_pages and condition_pages,
+"""Status-only backends for the invented pages of tests/fixtures/trust_pages, condition_pages and
+dtype_tie_pages,
 written from what the pages say (never from the oracle, the drafted spec or explain): each
 operator's checks are its page's error rows, read by hand. An accepted call writes zeros into its
 outputs (the drafts have no reference). ``Correct`` follows the pages; each ``Planted*`` class
@@ -127,6 +128,18 @@ class Correct:
             return INVALID
         return 0
 
+    # -- aclnnToyTiedBlend (tests/fixtures/dtype_tie_pages): weight takes x's dtype (its usage note),
+    # gateOut too when gated (a conditional row); no pattern reads either sentence
+    def _aclnnToyTiedBlend(self, a: dict[str, Any]) -> int:
+        x, weight, out, gate = (a[n] for n in ("x", "weight", "out", "gateOut"))
+        if any(t is None for t in (x, weight, out, gate)):
+            return NULLPTR
+        if not plain(x, weight, out, gate, ranks=(1, 4), dtypes=FLOATS) or dtype(out) != dtype(x):
+            return INVALID
+        if dtype(weight) != dtype(x) or a["gated"] and dtype(gate) != dtype(x):
+            return INVALID
+        return 0 if all(t.shape == x.shape for t in (weight, out, gate)) else INVALID
+
     def _when(self, condition: bool) -> bool:
         """A condition of the page; one planted bug holds every body whatever its condition."""
         return True if self.bug == "no-condition" else condition
@@ -134,7 +147,7 @@ class Correct:
 
 OUTPUTS: dict[str, tuple[str, ...]] = {
     "aclnnToyAxisScale": ("out",), "aclnnToyRankGather": ("out",), "aclnnToyForeachNeg": ("out",),
-    "aclnnToyGatedScale": ("out", "gateOut", "maskOut")}
+    "aclnnToyGatedScale": ("out", "gateOut", "maskOut"), "aclnnToyTiedBlend": ("out", "gateOut")}
 
 
 def planted(bug: str) -> Callable[[], Correct]:

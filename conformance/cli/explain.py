@@ -116,6 +116,9 @@ def cmd_specs(args: argparse.Namespace) -> int:
         for r in spec.reviews:
             print(f"  {r.id:18} [needs review" + (f"; closest: {r.closest}]" if r.closest else "]"))
             _print_source(r.source)
+        for t in spec.program.together:  # why valid cases never mix these dtypes
+            print(f"  valid cases keep {', '.join(t.params)} in one dtype (generate: dtype_together"
+                  + (f", for {t.source})" if t.source else ")"))
     return 0
 
 

@@ -13,6 +13,7 @@ import yaml
 from conformance.draft.breakable import pack_vocabulary, unbreakable
 from conformance.draft.clauses import Draft, draft_clauses, recount
 from conformance.draft.context import product_id, source
+from conformance.draft.dtype_ties import dtype_together
 from conformance.draft.facts import PageFacts, Sentence, Where
 from conformance.draft.generate_section import generate_section
 from conformance.spec.vocabulary import Vocabulary
@@ -94,7 +95,8 @@ def spec_dict(draft: Draft, generate: dict[str, Any], document: str) -> dict[str
     if unsupported:
         spec["unsupported"] = unsupported
     spec["params"] = {name: dict(p) for name, p in ctx.params.items()}
-    spec["generate"] = generate
+    ties = dtype_together(ctx, draft.reviews)  # (after every review clause is made)
+    spec["generate"] = {**generate, "dtype_together": ties} if ties else generate
     spec["constraints"] = [_public(c) for c in draft.constraints]
     return spec
 

@@ -29,6 +29,7 @@ def page_stats(d: DraftedSpec) -> dict[str, Any]:
         "share_checkable": round(checkable / rows, 4) if rows else None,
         "patterns": dict(Counter(o.pattern or UNMATCHED for o in draft.outcomes)),
         "reviews": d.reviews,
+        "dtype_ties": len(d.spec["generate"].get("dtype_together", [])),  # review clauses tying dtypes
         "implied": list(draft.implied),  # clauses left out: no case breaks them alone
         "unmatched": [o.sentence.text for o in draft.outcomes if o.reviewed],
     }
@@ -56,6 +57,8 @@ def total_stats(pages: list[dict[str, Any]], failures: list[dict[str, str]],
         "parameters": sum(p["parameters"] for p in pages),
         "clauses": dict(clauses.most_common()), "patterns": dict(patterns.most_common()),
         "reviews": sum(p["reviews"] for p in pages),
+        "dtype_ties": sum(p.get("dtype_ties", 0) for p in pages),
+        "drafts_with_dtype_ties": sum(1 for p in pages if p.get("dtype_ties")),
         "error_rows": rows, "error_rows_checkable": checkable,
         "share_checkable": round(checkable / rows, 4) if rows else None,
         "common_unmatched": [{"text": t, "count": n} for t, n in unmatched.most_common(20)],
@@ -90,7 +93,9 @@ def render(doc: dict[str, Any], limit: int = 25) -> str:
               f"({_pct(t['share_drafted'])}; {t['skipped']} of them not written: drafted from "
               f"another page), {t['failed']} failed",
               f"error rows: {t['error_rows']}, turned into checkable clauses: "
-              f"{t['error_rows_checkable']} ({_pct(t['share_checkable'])}); review clauses: {t['reviews']}",
+              f"{t['error_rows_checkable']} ({_pct(t['share_checkable'])}); review clauses: {t['reviews']} "
+              f"({t.get('dtype_ties', 0)} keep tensors in one dtype in valid cases, in "
+              f"{t.get('drafts_with_dtype_ties', 0)} drafts)",
               "clauses by kind: " + ", ".join(f"{k} {n}" for k, n in t["clauses"].items()),
               "error-row sentences by pattern: " + ", ".join(f"{k} {n}" for k, n in t["patterns"].items())]
     return "\n".join(lines)

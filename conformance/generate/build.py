@@ -10,7 +10,7 @@ from conformance.cases.layouts import choose_layouts
 from conformance.cases.tensor import TensorMeta
 from conformance.generate.breaks import AUTOMATIC, variants
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dtype_relations import fitting
+from conformance.generate.dtype_relations import fitting, group_options
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec
 from conformance.spec.values import (
@@ -113,17 +113,46 @@ def _mixed_dtypes(spec: OperatorSpec, product: str, dtype: str, args: dict[str, 
                   ch: Chooser, only_foreign: bool = False) -> dict[str, Any]:
     """Where the documents let tensors differ in dtype: the item's dtype for the first tensor and
     those its ``same_dtype`` clauses tie to it; for every other tied group a dtype drawn from those
-    the product lists for it (the item's first, so a case shrinks to one dtype)."""
+    the product lists for it (the item's first, so a case shrinks to one dtype), unless the
+    program's ``dtype_together`` keeps it in the dtype of a group drawn before it."""
     out: dict[str, Any] = {}
-    for group in spec.dtype_groups()[1:]:
+    groups = spec.dtype_groups()
+    drawn = dict.fromkeys(groups[0] if groups else [], dtype)  # parameter -> its dtype so far
+    for group in groups[1:]:
         listed = [d for d in spec.dtypes_for(product, group[0])
                   if all(d in spec.dtypes_for(product, p) for p in group)]
         options = [dtype, *(d for d in listed if d != dtype)] if dtype in listed else listed
         options = fitting(spec, product, {**args, **out}, group, options)  # promotion, casts
-        if len(options) < 2 and dtype in listed or only_foreign and dtype in listed or not options:
+        chosen = next((d for d in _together(spec, group, drawn) if d in options), None)
+        if chosen is None and (len(options) < 2 and dtype in listed or only_foreign and dtype in listed
+                               or not options):
+            drawn.update(dict.fromkeys(group, dtype))
             continue
         scalars = all(spec.params[p].kind == "scalar" for p in group)
-        chosen = scalar_dtype(dtype, options) if scalars else ch.choice(options, f"dtype_{group[0]}")
+        if chosen is None:
+            options = _most_shared(spec, product, group, groups, drawn, options)
+            chosen = scalar_dtype(dtype, options) if scalars else ch.choice(options, f"dtype_{group[0]}")
+        drawn.update(dict.fromkeys(group, chosen))
         out.update({p: replace(args[p], dtype=chosen) if isinstance(args[p], Scalar)
                     else with_dtype(args[p], chosen) for p in group if args.get(p) is not None})
     return out
+
+
+def _together(spec: OperatorSpec, group: list[str], drawn: dict[str, str]) -> list[str]:
+    """The dtypes already drawn for the parameters a ``dtype_together`` entry ties to ``group``
+    (where the lists share none, the group is drawn as if untied: the entry is a preference)."""
+    return [drawn[p] for t in spec.program.together if set(t.params) & set(group)
+            for p in t.params if p in drawn]
+
+
+def _most_shared(spec: OperatorSpec, product: str, group: list[str], groups: list[list[str]],
+                 drawn: dict[str, str], options: list[str]) -> list[str]:
+    """Of ``options``, those the most groups ``dtype_together`` ties to ``group`` and not drawn
+    yet list too (so the first of them drawn leaves the others a dtype to follow)."""
+    tied = {p for t in spec.program.together if set(t.params) & set(group) for p in t.params}
+    later = [group_options(spec, product, g) for g in groups
+             if set(g) & tied and not set(g) & set(group) and g[0] not in drawn]
+    if not later:
+        return options
+    shared = {d: sum(d in listed for listed in later) for d in options}
+    return [d for d in options if shared[d] == max(shared.values())]

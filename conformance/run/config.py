@@ -107,9 +107,19 @@ def _clause(c: Any) -> dict[str, Any]:
 def operator_meta(spec: Any, golden: str | None) -> dict[str, Any]:
     """What a report says of an operator beside its clauses: the version of the documents its spec
     encodes, what judged its numerics (null: nothing, they are no-reference) and the sentences
-    left for a person (review clauses, never judged)."""
+    left for a person (review clauses, never judged; one may keep tensors in one dtype)."""
     return {"doc_version": spec.doc_version.to_json() if spec.doc_version else None,
-            "reference": golden_name(spec, golden), "review": [r.to_json() for r in spec.reviews]}
+            "reference": golden_name(spec, golden), "review": [_review(spec, r) for r in spec.reviews]}
+
+
+def _review(spec: Any, review: Any) -> dict[str, Any]:
+    """A review clause as a report lists it, with the tensors valid cases keep in one dtype for it
+    (generate: dtype_together), if any."""
+    out = review.to_json()
+    tied = [p for t in spec.program.together if t.source == review.id for p in t.params]
+    if tied:
+        out["dtype_together"] = list(dict.fromkeys(tied))
+    return out
 
 
 def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | None = None,

@@ -109,11 +109,27 @@ class OperatorBuilder:
             program = parse_program(self.data["generate"], params, breaks)
         except DrawError as exc:
             raise self.fail(str(exc), "generate") from None
+        self._check_together(params)
         for i, c in enumerate(constraints):
             if c.outcome == "error" and c.kind in EXPLICIT_BREAK and c.id not in breaks:
                 raise self.fail(f"constraint {c.id} has a status code but no 'break': say how a "
                                 "case violates it (e.g. break: {draw: {mode: ...}})", "constraints", i)
         return program
+
+    def _check_together(self, params: dict[str, Param]) -> None:
+        """``dtype_together`` names parameters with a dtype, and ``from`` a clause of the spec."""
+        ids = {c["id"] for c in self.data["constraints"]}
+        for i, entry in enumerate(self.data["generate"].get("dtype_together") or ()):
+            at = ("generate", "dtype_together", i)
+            for j, name in enumerate(entry["params"]):
+                if name not in params:
+                    raise self.fail(f"dtype_together names unknown parameter {name!r} "
+                                    f"(parameters: {', '.join(params)})", *at, "params", j)
+                if params[name].kind not in DTYPED_KINDS:
+                    raise self.fail(f"dtype_together names {name!r}, a {params[name].kind} "
+                                    "parameter: it has no dtype", *at, "params", j)
+            if "from" in entry and entry["from"] not in ids:
+                raise self.fail(f"dtype_together comes from unknown clause {entry['from']!r}", *at, "from")
 
     def _product(self, name: str, *path: Any) -> str:
         pid = self.vocab.product(name)

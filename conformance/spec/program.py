@@ -8,6 +8,7 @@ generate:
   args: {self: shape, gradInput: shape, ...}   # tensor args: their shape; others: their value
   views: [strided, transposed, offset]         # layouts valid cases may use (see layouts.py)
   examples: [{args: ...}]                      # worked examples, in case-file form
+  dtype_together: [{params: [gateOut, x], from: X-REVIEW-3}]  # valid cases keep them one dtype
 ```
 and, on an ``expr`` clause, ``break: {draw: {mode: M} | replacement draw}``.
 """
@@ -25,6 +26,16 @@ VIEWS = ("strided", "transposed", "offset", "stride0")
 
 
 @dataclass(frozen=True)
+class Together:
+    """Tensors valid cases keep in one dtype where their lists share one (``dtype_together``): a
+    generation constraint only, for a sentence no clause encodes (``source``: the review clause
+    quoting it). Never judged, it breaks nothing and adds no broken case."""
+
+    params: tuple[str, ...]
+    source: str | None = None
+
+
+@dataclass(frozen=True)
 class Program:
     draws: tuple[Draw, ...]
     args: dict[str, Expression]
@@ -32,6 +43,7 @@ class Program:
     breaks: dict[str, tuple[BreakStep, ...]] = field(default_factory=dict)
     examples: tuple[dict[str, Any], ...] = ()
     large: tuple[Draw, ...] = ()  # the size axis: the draws with the ``large`` section's overrides
+    together: tuple[Together, ...] = ()  # the ``dtype_together`` entries
 
 
 #: Names the run gives the ``large`` draws: the profile's largest tensor, in elements.
@@ -65,8 +77,9 @@ def parse_program(raw: dict[str, Any], params: dict[str, Any],
             raise DrawError(f"unknown view layout {v!r} (known: {', '.join(VIEWS)})")
     breaks = {cid: tuple(parse_break_step(n, step, draws, known) for n, step in steps.items())
               for cid, steps in raw_breaks.items()}
+    together = tuple(Together(tuple(t["params"]), t.get("from")) for t in raw.get("dtype_together") or ())
     return Program(tuple(draws.values()), args, views, breaks, tuple(raw.get("examples") or ()),
-                   _large(raw.get("large"), draws))
+                   _large(raw.get("large"), draws), together)
 
 
 def _large(raw: Any, base: dict[str, Draw]) -> tuple[Draw, ...]:
