@@ -152,7 +152,10 @@ PATTERNS: tuple[Pattern, ...] = (
             exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
             rx(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
-                r"(?:超出|越界|不在).{0,8}维度"),
+                r"(?:超出|越界|不在).{0,8}维度|"
+                # "[-selfRef的维度数量, selfRef的维度数量-1]", "[-rank, rank-1]": the whole range written
+                r"\[\s*-\s*([A-Za-z_]\w*)\s*的\s*(维度数量|维度数|维数)\s*[,，]\s*\1\s*的\s*\2\s*-\s*1\s*\]|"
+                r"\[\s*-\s*rank\s*[,，]\s*rank\s*-\s*1\s*\]"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
             exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
