@@ -11,34 +11,43 @@ from conformance.draft.sentence_limits import Limits, rx
 
 
 def _reader(regex: re.Pattern[str],
-            build: Callable[[re.Match[str]], Limits]) -> Callable[[str], Limits | None]:
+            build: Callable[[re.Match[str]], Limits | None]) -> Callable[[str], Limits | None]:
     """The limits ``build`` reads from the match of ``regex`` in a sentence (None: no match)."""
     return lambda text: build(m) if (m := regex.search(text)) is not None else None
 
 _NAMES = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)*"
 # "kernelSize中存在小于等于0的数值", "stride的数值中存在小于等于0的值", "参数repeats中含有小于0的值",
-# "steps中有值小于等于0", "kernelSize、dilation或stride存在值等于或小于0的元素": the whole sentence
+# "steps中有值小于等于0", "kernelSize、dilation或stride存在值等于或小于0的元素", "outputSize或stride的
+# 元素值不大于0": the whole sentence
 ELEMENT_SIGN = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中的数值中|的数值中|中的数值|的数值|中的元素|中)?\s*"
                     r"(?:存在|含有|有)\s*(?:某个?维度的|某个维度)?\s*(?:值|数值|元素值)?\s*"
                     r"(小于等于|等于或小于|<=|小于|<)\s*0\s*(?:的(?:数值|值|元素))?$|"
-                    rf"^(?:传入的|参数)?\s*{_NAMES}\s*中\s*元素值\s*(小于等于|小于)\s*0$")
+                    rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:中|的)\s*元素值\s*(小于等于|不大于|小于)\s*0$")
 
 
 element_sign_limits = _reader(ELEMENT_SIGN, lambda m: {"positive": (m[1] or m[2]) not in ("小于", "<"),
                                                       "elements": True})
 
 
-# "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]": a float attribute's interval (bounds as
+# "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]", "p不满足0≤p≤1": a float attribute's interval (bounds as
 # written; "之间" and a bracket-less range leave the bounds open to doubt, see attr_clauses.interval)
 INTERVAL = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
                 r"(?:不在\s*(-?\d+(?:\.\d+)?)\s*(?:和|与|到|至)\s*(-?\d+(?:\.\d+)?)\s*之间|"
                 r"(?:超出|不在)\s*(?:范围)?\s*([\[(（])\s*(-?\d+(?:\.\d+)?)\s*[,，]\s*(-?\d+(?:\.\d+)?)\s*([\])）])"
-                r"\s*(?:范围)?(?:内|之内)?)$")
+                r"\s*(?:范围)?(?:内|之内)?|"
+                # "prob不满足0≤prob≤1": the interval the attribute must lie in, written out
+                r"不满足\s*(?P<low>-?\d+(?:\.\d+)?)\s*(?P<lop>≤|<=|<)\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*"
+                r"(?P<hop>≤|<=|<)\s*(?P<high>-?\d+(?:\.\d+)?))$")
 
 
-def _interval(m: re.Match[str]) -> Limits:
+def _interval(m: re.Match[str]) -> Limits | None:
     if m[1] is not None:
         return {"low": float(m[1]), "high": float(m[2])}
+    if m["low"] is not None:  # (of the attribute the sentence is about, not another)
+        if not re.match(rf"(?:传入的|参数)?\s*{m['name']}(?![A-Za-z0-9_])", m[0]):
+            return None
+        return {"low": float(m["low"]), "high": float(m["high"]), "open_low": m["lop"] == "<",
+                "open_high": m["hop"] == "<"}
     return {"low": float(m[4]), "high": float(m[5]), "open_low": m[3] != "[", "open_high": m[6] != "]"}
 
 
