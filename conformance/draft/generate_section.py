@@ -20,6 +20,7 @@ from conformance.draft import (
     empty_breaks,
     list_kinds,
     list_sizes,
+    order_clauses,
 )
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
@@ -87,6 +88,8 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
             draws[_draw(name)], guessed = _attribute(ctx, s, name, clauses)
             if guessed:
                 guessed_attrs.append(name)
+    ordered = order_clauses.draws(ctx, draws, clauses, _draw, review)
+    guessed_attrs = [name for name in guessed_attrs if name not in ordered]
     count = list_kinds.count_draw(ctx.params)
     if ctx.of_kind("tensor_list"):
         draws[count] = {"integers": list(list_kinds.COUNT)}

@@ -29,8 +29,9 @@ element_sign_limits = _reader(ELEMENT_SIGN, lambda m: {"positive": (m[1] or m[2]
                                                       "elements": True})
 
 
-# "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]", "p不满足0≤p≤1": a float attribute's interval (bounds as
-# written; "之间" and a bracket-less range leave the bounds open to doubt, see attr_clauses.interval)
+# "p的值不在0和1之间", "clipRatio的数值超出范围(0, 1]", "p不满足0≤p≤1": a float attribute's interval
+# (bounds as written; "之间" and a bracket-less range leave the bounds open to doubt, see
+# attr_clauses.interval)
 INTERVAL = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*的?(?:值|数值|取值)?\s*"
                 r"(?:不在\s*(-?\d+(?:\.\d+)?)\s*(?:和|与|到|至)\s*(-?\d+(?:\.\d+)?)\s*之间|"
                 r"(?:超出|不在)\s*(?:范围)?\s*([\[(（])\s*(-?\d+(?:\.\d+)?)\s*[,，]\s*(-?\d+(?:\.\d+)?)\s*([\])）])"
@@ -97,3 +98,14 @@ single_value_limits = _reader(SINGLE_VALUE, lambda m: {"values": [int(m[1])], "s
 # "alpha等于0", "beta为0": a float attribute (or host scalar) that must not be zero
 ZERO_VALUE = rx(r"^(?:传入的|参数)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:的取值|的值|的数值)?\s*"
                 r"(?:等于|为|是)\s*0(?:\.0+)?$")
+
+
+# "quantMin大于quantMax", "clipValueMin的数值大于clipValueMax", "输入numSeqs的值小于等于输入numQueries的值",
+# "vocabEndIndex<= vocabStartIndex": two attributes in the wrong order (the whole sentence)
+_ONE = r"(?:传入的|输入的?|参数)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:的值|的数值|的取值)?"
+ORDER = rx(rf"^{_ONE}\s*(大于等于|小于等于|大于|小于|>=|<=|>|<)\s*{_ONE}$")
+_OPPOSITE = {"大于等于": "<", ">=": "<", "小于等于": ">", "<=": ">", "大于": "<=", ">": "<=",
+             "小于": ">=", "<": ">="}  # the order the row leaves valid
+
+
+order_limits = _reader(ORDER, lambda m: {"order": (m[1], _OPPOSITE[m[2]], m[3])} if m[1] != m[3] else None)

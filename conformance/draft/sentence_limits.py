@@ -114,7 +114,8 @@ LENGTH = rx(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!
 # (a comparison with 0: "numSeqs的值小于等于numQueries的值" relates two values, no sign)
 # "不小于0", "不是负数": the negated words say the opposite
 # "numLayers不满足>0": the condition the value must meet, negated
-SIGN = rx(r"不满足\s*(?:>=|≥|>|＞)\s*0(?![.\d])|(?<![不非])(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?<![不非])(?:小于|<)\s*0(?![.\d])|"
+SIGN = rx(r"不满足\s*(?:>=|≥|>|＞)\s*0(?![.\d])|"
+         r"(?<![不非])(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?<![不非])(?:小于|<)\s*0(?![.\d])|"
          r"(?<![不非])为负|(?<![不非])是负数")
 
 
