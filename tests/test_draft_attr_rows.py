@@ -1,0 +1,116 @@
+"""Attribute error rows drafted into checkable clauses: a dimension range written out
+("[-self的维度数, self的维度数-1]"), an element sign ("stride中元素值不大于0"), a sign and an interval
+stated as the condition that fails ("不满足>0", "不满足0<keep≤1") and two attributes in the wrong order
+("lowBound的取值大于highBound"). The page, tests/fixtures/attr_pages, is invented and written in the
+vendor's layout."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_draft_rows import _valid_and_broken_alone
+
+from conformance.draft import order_clauses
+from conformance.draft.context import Evidence
+from conformance.draft.emit import draft_spec
+from conformance.draft.facts import Sentence
+from conformance.draft.patterns import match
+from conformance.draft.reading import read_page
+from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+
+PAGE = Path(__file__).parent / "fixtures" / "attr_pages" / "docs" / "aclnnToyKnobs.md"
+NAMES = ("self", "selfRef", "dim", "stride", "outputSize", "layers", "keep", "lowBound", "highBound",
+         "min", "max")
+
+
+@pytest.fixture(scope="module")
+def knobs():  # noqa: ANN201 - a DraftedSpec
+    vocab = load_vocabulary(specs_dir() / VOCABULARY_FILE)
+    facts = read_page(PAGE.read_text(encoding="utf-8"), str(PAGE), vocab, "aclnnToyKnobs")
+    return draft_spec(facts, vocab, "toy")
+
+
+def _clause(d, quote: str) -> dict:  # noqa: ANN001
+    return next(c for c in d.spec["constraints"] if c["source"]["quote"] == quote)
+
+
+def test_every_error_row_of_the_page_is_checkable(knobs):
+    assert {o.sentence.text: o.checkable for o in knobs.draft.outcomes} == dict.fromkeys([
+        "self、stride、out之一为空指针", "self或out的数据类型不属于支持的范围", "self和out的shape不相同",
+        "dim的取值落在[-self的维度数, self的维度数-1]以外", "stride的长度不等于2", "stride中元素值不大于0",
+        "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound"], True)
+
+
+def test_the_attribute_rows_are_the_clauses_they_say(knobs):
+    def said(quote: str) -> tuple:
+        c = _clause(knobs, quote)
+        return c["kind"], c["all"], c["break"], c["on_violation"]
+
+    invalid = "ACLNN_ERR_PARAM_INVALID"
+    assert said("dim的取值落在[-self的维度数, self的维度数-1]以外") == (
+        "expr", ["dim >= -max(self.rank, 1) and dim < max(self.rank, 1)"],
+        {"dim": {"integers": ["max(len(self_shape), 1)", "max(len(self_shape), 1) + 2"]}}, invalid)
+    assert said("stride中元素值不大于0") == (
+        "expr", ["len(stride) == 0 or min(stride) > 0"], {"stride": {"expr": "[1] * (2 - 1) + [0]"}}, invalid)
+    assert said("传入的layers不满足>0") == ("expr", ["layers > 0"], {"layers": {"sampled": [0, -1]}}, invalid)
+    assert said("参数keep不满足0<keep≤1") == (
+        "expr", ["(keep > 0 and keep <= 1)"], {"keep": {"sampled": [-1.0, 2.0]}}, invalid)
+    assert said("lowBound的取值大于highBound") == (
+        "expr", ["lowBound <= highBound"], {"highBound": {"expr": "lowBound - 1"}}, invalid)
+
+
+def test_valid_draws_honour_the_rows(knobs):
+    draws = knobs.spec["generate"]["draws"]
+    assert draws["layers"] == {"integers": [1, 2]}  # positive
+    assert draws["keep"] == {"sampled": [0.25, 0.5, 0.75]}  # inside, never on a bound
+    assert draws["highBound"] == {"expr": "lowBound + 1"}  # after lowBound, one above it
+    assert list(draws).index("highBound") > list(draws).index("lowBound")
+
+
+def test_each_coded_clause_breaks_alone(knobs, tmp_path):
+    _valid_and_broken_alone(knobs, tmp_path)
+
+
+@pytest.mark.parametrize("text, pattern, params, limits", [
+    ("dim的值不在[-selfRef的维度数量, selfRef的维度数量-1]之间", "dimension range", ("dim", "selfRef"), {}),
+    ("dim超出[-rank, rank-1]", "dimension range", ("dim",), {}),
+    ("outputSize或stride的元素值不大于0", "element sign", ("outputSize", "stride"),
+     {"positive": True, "elements": True}),
+    ("layers不满足>=0", "value sign", ("layers",), {"positive": False}),
+    ("keep不满足0≤keep≤1", "value interval", ("keep",),
+     {"low": 0.0, "high": 1.0, "open_low": False, "open_high": False}),
+    ("输入lowBound的值小于等于输入highBound的值", "attribute order", ("lowBound", "highBound"),
+     {"order": ("lowBound", ">", "highBound")}),
+    ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
+     {"order": ("highBound", ">", "lowBound")}),
+])
+def test_attribute_phrasings(text, pattern, params, limits):
+    found = match(text, NAMES)
+    assert found is not None and (found.pattern, found.params, found.limits) == (pattern, params, limits)
+
+
+@pytest.mark.parametrize("text", [
+    "keep不满足0≤layers≤1",  # another attribute's interval
+    "lowBound大于lowBound",
+    "self的Size大于noise的Size",  # sizes, not the attributes
+])
+def test_phrasings_saying_something_else_are_not_read_so(text):
+    found = match(text, NAMES)
+    read = ("value interval", "attribute order")
+    assert found is None or found.pattern not in read, found
+
+
+def test_an_order_is_left_for_review_where_it_cannot_be_an_expression(knobs):
+    """"min" and "max" are functions of the expression language: no clause names them."""
+    found = match("传入的min大于max", NAMES)
+    assert found is not None and found.pattern == "attribute order"
+    ctx = knobs.draft.ctx
+    attrs = {"min": {"kind": "int", "role": "attr"}, "max": {"kind": "int", "role": "attr"}}
+    probe = replace(ctx, params={**ctx.params, **attrs}, ids={})
+    said = Sentence("传入的min大于max", knobs.draft.outcomes[0].sentence.where)
+    e = Evidence("order", found.pattern, found.params, "ACLNN_ERR_PARAM_INVALID", said, found.limits, 0)
+    assert order_clauses.clauses(probe, [e]) == []
+    ordered = Evidence("order", "attribute order", ("lowBound", "highBound"), "ACLNN_ERR_PARAM_INVALID",
+                       said, {"order": ("lowBound", "<=", "highBound")}, 0)
+    assert [c["all"] for c in order_clauses.clauses(probe, [ordered])] == [["lowBound <= highBound"]]
