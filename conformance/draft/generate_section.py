@@ -61,6 +61,9 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
         return {"sampled": [True, False]}, False
     positive = next((c["_sign"][1] for c in clauses if c.get("_sign", ("",))[0] == name), None)
     inside = next((c["_interval"][1:] for c in clauses if c.get("_interval", ("",))[0] == name), None)
+    fixed = next((c["_fixed"][1] for c in clauses if c.get("_fixed", ("",))[0] == name), None)
+    if kind == "float" and fixed is not None:  # the one value its row allows
+        return {"sampled": [fixed]}, False
     if kind == "float" and inside:  # inside the interval, never on a bound (the page may exclude it)
         low, high = inside
         return {"sampled": [low + (high - low) * k / 4 for k in (1, 2, 3)]}, False

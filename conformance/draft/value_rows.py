@@ -1,7 +1,8 @@
 """Error rows on values the other builders do not take: every element of an int array fixed to
 one value ("dilation的数值不等于1": an ``expr`` clause, broken by the drawn array with every
 element one more, its length as drawn, so no length clause breaks too), a float attribute or host
-scalar that must not be zero ("alpha等于0": drawn positive, broken by 0.0)."""
+scalar fixed to one ("threshold不等于0") or that must not be zero ("alpha等于0": drawn positive,
+broken by 0.0)."""
 from __future__ import annotations
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
@@ -10,6 +11,8 @@ from conformance.draft.context import Clause, Context, Evidence, expressible, so
 def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     clauses = []
     for e in evidence:
+        if len(e.params) == 1 and e.params[0] in ctx.of_kind("float", "scalar") and expressible(e.params[0]):
+            clauses.append(_fixed(ctx, e, e.params[0], e.limits["values"][0]))
         if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array") or not expressible(e.params[0]):
             continue
         attr, (value,) = e.params[0], e.limits["values"]
@@ -18,6 +21,19 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         text = f"len({attr}) == 0 or (min({attr}) == {value} and max({attr}) == {value})"
         clauses.append(array_clause(ctx, e, attr, text, _element_sign=(attr, value + 1)))
     return clauses
+
+
+def _fixed(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:
+    """"threshold不等于0" of a float attribute or host scalar: drawn as that value alone (the
+    generate section reads ``_fixed``), broken one above and one below it."""
+    scalar = ctx.params[attr]["kind"] == "scalar"
+    text = f"{attr}.value == {value}" if scalar else f"{attr} == {value}"
+    if ctx.params[attr].get("optional"):
+        text = f"not present({attr}) or {text}"
+    return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr", "all": [text],
+            "on_violation": e.status, "_evidence": [e],
+            "break": {attr: {"sampled": [value + 1.0, value - 1.0]}},
+            "_fixed": (attr, float(value)), "_reads_value": [attr] if scalar else []}
 
 
 def array_clause(ctx: Context, e: Evidence, attr: str, text: str, **extra: object) -> Clause:
