@@ -1,7 +1,8 @@
 """Attribute error rows drafted into checkable clauses: a dimension range written out
 ("[-self的维度数, self的维度数-1]"), an element sign ("stride中元素值不大于0"), a sign and an interval
-stated as the condition that fails ("不满足>0", "不满足0<keep≤1") and two attributes in the wrong order
-("lowBound的取值大于highBound"). The page, tests/fixtures/attr_pages, is invented and written in the
+stated as the condition that fails ("不满足>0", "不满足0<keep≤1"), two attributes in the wrong order
+("lowBound的取值大于highBound"), an int attribute's bracketed range, a float fixed to one value and a
+required string passed as a null pointer. The page, tests/fixtures/attr_pages, is invented and written in the
 vendor's layout."""
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def test_every_error_row_of_the_page_is_checkable(knobs):
     assert {o.sentence.text: o.checkable for o in knobs.draft.outcomes} == dict.fromkeys([
         "self、stride、out之一为空指针", "self或out的数据类型不属于支持的范围", "self和out的shape不相同",
         "dim的取值落在[-self的维度数, self的维度数-1]以外", "stride的长度不等于2", "stride中元素值不大于0",
-        "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound"], True)
+        "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound",
+        "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针"], True)
 
 
 def test_the_attribute_rows_are_the_clauses_they_say(knobs):
@@ -58,6 +60,20 @@ def test_the_attribute_rows_are_the_clauses_they_say(knobs):
         "expr", ["(keep > 0 and keep <= 1)"], {"keep": {"sampled": [-1.0, 2.0]}}, invalid)
     assert said("lowBound的取值大于highBound") == (
         "expr", ["lowBound <= highBound"], {"highBound": {"expr": "lowBound - 1"}}, invalid)
+
+
+def test_an_int_range_a_fixed_float_and_a_null_string(knobs):
+    quotes = ("level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针")
+    level, gain, mode = (_clause(knobs, q) for q in quotes)
+    assert (level["kind"], level["params"], level["values"]) == ("value_in", ["level"], [1, 2, 3])
+    assert (gain["kind"], gain["all"]) == ("expr", ["gain == 1"])
+    assert gain["break"] == {"gain": {"sampled": [2.0, 0.0]}}
+    # a clause apart from the tensors' (a string drawn null would take theirs with it)
+    assert (mode["kind"], mode["params"]) == ("not_null", ["mode"])
+    assert mode["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR"
+    draws = knobs.spec["generate"]["draws"]
+    assert (draws["level"], draws["gain"], draws["mode"]) == (
+        {"sampled": [1, 2, 3]}, {"sampled": [1.0]}, {"sampled": ["up", "down"]})
 
 
 def test_valid_draws_honour_the_rows(knobs):
@@ -79,7 +95,10 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
      {"positive": True, "elements": True}),
     ("layers不满足>=0", "value sign", ("layers",), {"positive": False}),
     ("keep不满足0≤keep≤1", "value interval", ("keep",),
-     {"low": 0.0, "high": 1.0, "open_low": False, "open_high": False}),
+     {"low": 0.0, "high": 1.0, "open_low": False, "open_high": False, "values": [0, 1]}),
+    ("dim 不在 [-2, 1] 范围内", "value interval", ("dim",),  # an int attribute's values
+     {"low": -2.0, "high": 1.0, "open_low": False, "open_high": False, "values": [-2, -1, 0, 1]}),
+    ("dim的值不在0和1之间", "value interval", ("dim",), {"low": 0.0, "high": 1.0}),  # bounds in doubt
     ("输入lowBound的值小于等于输入highBound的值", "attribute order", ("lowBound", "highBound"),
      {"order": ("lowBound", ">", "highBound")}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),

@@ -93,7 +93,7 @@ ARRAYS = ("kernelSize", "stride", "padding", "dilation", "steps", "repeats", "se
      {"positive": True, "elements": True}),
     ("p的值不在0和1之间", "value interval", ("p",), {"low": 0.0, "high": 1.0}),
     ("ratio的数值超出范围(0, 1]", "value interval", ("ratio",),
-     {"low": 0.0, "high": 1.0, "open_low": True, "open_high": False}),
+     {"low": 0.0, "high": 1.0, "open_low": True, "open_high": False, "values": [1]}),  # (an int's)
 ])
 def test_attribute_phrasings(text, pattern, params, limits):
     from conformance.draft.patterns import match

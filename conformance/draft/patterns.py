@@ -163,7 +163,7 @@ PATTERNS: tuple[Pattern, ...] = (
             exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
     Pattern("element sign", ("sign",), ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
-    Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
+    Pattern("value interval", ("interval", "value_in"), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
     Pattern("attribute order", ("order",), ORDER, ("大于", "小于"), "quantMin大于quantMax。",
             limits=order_limits),

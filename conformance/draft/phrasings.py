@@ -52,7 +52,17 @@ def _interval(m: re.Match[str]) -> Limits | None:
     return {"low": float(m[4]), "high": float(m[5]), "open_low": m[3] != "[", "open_high": m[6] != "]"}
 
 
-interval_limits = _reader(INTERVAL, _interval)
+def _whole(limits: Limits | None) -> Limits | None:
+    """An int attribute's values too ("axes不在[0, 1]范围内": 0 and 1), where the bounds are whole
+    numbers each bracket (or ≤) says is in or out ("之间" does not say)."""
+    if limits is None or "open_low" not in limits or limits["low"] != int(limits["low"]) \
+            or limits["high"] != int(limits["high"]):
+        return limits
+    low, high = int(limits["low"]) + limits["open_low"], int(limits["high"]) - limits["open_high"]
+    return {**limits, "values": list(range(low, high + 1))} if 0 <= high - low <= 64 else limits
+
+
+interval_limits = _reader(INTERVAL, lambda m: _whole(_interval(m)))
 
 
 # "x1、x2或out是空tensor", "不支持空tensor场景" (all tensors): the whole sentence says empty tensors
