@@ -21,7 +21,7 @@ from conformance.draft.reading import read_page
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
 PAGE = Path(__file__).parent / "fixtures" / "attr_pages" / "docs" / "aclnnToyKnobs.md"
-NAMES = ("self", "selfRef", "dim", "stride", "outputSize", "layers", "keep", "lowBound", "highBound",
+NAMES = ("self", "selfRef", "dim", "stride", "taps", "outputSize", "layers", "keep", "lowBound", "highBound",
          "min", "max")
 
 
@@ -41,7 +41,7 @@ def test_every_error_row_of_the_page_is_checkable(knobs):
         "self、stride、out之一为空指针", "self或out的数据类型不属于支持的范围", "self和out的shape不相同",
         "dim的取值落在[-self的维度数, self的维度数-1]以外", "stride的长度不等于2", "stride中元素值不大于0",
         "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound",
-        "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针"], True)
+        "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针", "taps的元素个数超过4"], True)
 
 
 def test_the_attribute_rows_are_the_clauses_they_say(knobs):
@@ -58,6 +58,8 @@ def test_the_attribute_rows_are_the_clauses_they_say(knobs):
     assert said("传入的layers不满足>0") == ("expr", ["layers > 0"], {"layers": {"sampled": [0, -1]}}, invalid)
     assert said("参数keep不满足0<keep≤1") == (
         "expr", ["(keep > 0 and keep <= 1)"], {"keep": {"sampled": [-1.0, 2.0]}}, invalid)
+    # (a length clause on an int array is exact: a bound is an expr, broken one past it)
+    assert said("taps的元素个数超过4") == ("expr", ["len(taps) <= 4"], {"taps": {"expr": "[1] * 5"}}, invalid)
     assert said("lowBound的取值大于highBound") == (
         "expr", ["lowBound <= highBound"], {"highBound": {"expr": "lowBound - 1"}}, invalid)
 
@@ -101,6 +103,7 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("dim的值不在0和1之间", "value interval", ("dim",), {"low": 0.0, "high": 1.0}),  # bounds in doubt
     ("输入lowBound的值小于等于输入highBound的值", "attribute order", ("lowBound", "highBound"),
      {"order": ("lowBound", ">", "highBound")}),
+    ("传入的stride或taps的长度小于2", "length bound", ("stride", "taps"), {"min": 2}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])
@@ -112,11 +115,13 @@ def test_attribute_phrasings(text, pattern, params, limits):
 @pytest.mark.parametrize("text", [
     "keep不满足0≤layers≤1",  # another attribute's interval
     "lowBound大于lowBound",
+    "stride的长度小于等于1",  # (not the phrasing read)
+    "stride的长度超过8或者为0",
     "self的Size大于noise的Size",  # sizes, not the attributes
 ])
 def test_phrasings_saying_something_else_are_not_read_so(text):
     found = match(text, NAMES)
-    read = ("value interval", "attribute order")
+    read = ("value interval", "attribute order", "length bound")
     assert found is None or found.pattern not in read, found
 
 

@@ -119,3 +119,12 @@ _OPPOSITE = {"大于等于": "<", ">=": "<", "小于等于": ">", "<=": ">", "�
 
 
 order_limits = _reader(ORDER, lambda m: {"order": (m[1], _OPPOSITE[m[2]], m[3])} if m[1] != m[3] else None)
+
+
+# "normalizedShape的元素个数超过8", "repeats的参数个数超过8", "kernelSize或paddings的长度小于1": an int
+# array's length bound (the whole sentence; attr_clauses.length: an expr clause)
+LENGTH_BOUND = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*的\s*(?:长度|元素个数|参数个数)\s*"
+                  r"(超过|大于|小于)\s*(\d+)$")
+
+
+length_bound_limits = _reader(LENGTH_BOUND, lambda m: {"min" if m[1] == "小于" else "max": int(m[2])})

@@ -36,6 +36,18 @@ def _fixed(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:
             "_fixed": (attr, float(value)), "_reads_value": [attr] if scalar else []}
 
 
+def length_bound(ctx: Context, e: Evidence, attr: str) -> Clause:
+    """"repeats的参数个数超过8" → len(repeats) <= 8 (a length clause on an int array is exact):
+    drawn as long as the bound allows (at least one), broken one past it."""
+    if "max" in e.limits:
+        n = e.limits["max"]
+        return array_clause(ctx, e, attr, f"len({attr}) <= {n}", _lengths=([attr], [min(n, 1)]),
+                            **{"break": {attr: {"expr": f"[1] * {n + 1}"}}})
+    n = e.limits["min"]
+    return array_clause(ctx, e, attr, f"len({attr}) >= {n}", _lengths=([attr], [max(n, 1)]),
+                        **{"break": {attr: {"expr": f"[1] * {n - 1}"}}})
+
+
 def array_clause(ctx: Context, e: Evidence, attr: str, text: str, **extra: object) -> Clause:
     """The coded expr clause of one error row on the int array ``attr`` (absent: nothing to hold)."""
     if ctx.params[attr].get("optional"):
