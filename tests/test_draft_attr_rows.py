@@ -1,9 +1,9 @@
 """Attribute error rows drafted into checkable clauses: a dimension range written out
 ("[-self的维度数, self的维度数-1]"), an element sign ("stride中元素值不大于0"), a sign and an interval
 stated as the condition that fails ("不满足>0", "不满足0<keep≤1"), two attributes in the wrong order
-("lowBound的取值大于highBound"), an int attribute's bracketed range, a float fixed to one value and a
-required string passed as a null pointer. The page, tests/fixtures/attr_pages, is invented and written in the
-vendor's layout."""
+("lowBound的取值大于highBound"), an int attribute's bracketed range, a float fixed to one value, a
+required string passed as a null pointer, an int array's length bound and int arrays of one
+length. The page, tests/fixtures/attr_pages, is invented and written in the vendor's layout."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -21,8 +21,8 @@ from conformance.draft.reading import read_page
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
 PAGE = Path(__file__).parent / "fixtures" / "attr_pages" / "docs" / "aclnnToyKnobs.md"
-NAMES = ("self", "selfRef", "dim", "stride", "taps", "outputSize", "layers", "keep", "lowBound", "highBound",
-         "min", "max")
+NAMES = ("self", "selfRef", "dim", "stride", "taps", "head", "tail", "outputSize", "layers", "keep",
+         "lowBound", "highBound", "min", "max")
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,8 @@ def test_every_error_row_of_the_page_is_checkable(knobs):
         "self、stride、out之一为空指针", "self或out的数据类型不属于支持的范围", "self和out的shape不相同",
         "dim的取值落在[-self的维度数, self的维度数-1]以外", "stride的长度不等于2", "stride中元素值不大于0",
         "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound",
-        "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针", "taps的元素个数超过4"], True)
+        "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针", "taps的元素个数超过4",
+        "head和tail的元素个数不一致"], True)
 
 
 def test_the_attribute_rows_are_the_clauses_they_say(knobs):
@@ -60,6 +61,9 @@ def test_the_attribute_rows_are_the_clauses_they_say(knobs):
         "expr", ["(keep > 0 and keep <= 1)"], {"keep": {"sampled": [-1.0, 2.0]}}, invalid)
     # (a length clause on an int array is exact: a bound is an expr, broken one past it)
     assert said("taps的元素个数超过4") == ("expr", ["len(taps) <= 4"], {"taps": {"expr": "[1] * 5"}}, invalid)
+    # the last array one longer than drawn, the first as drawn
+    assert said("head和tail的元素个数不一致") == (
+        "expr", ["len(head) == len(tail)"], {"tail": {"expr": "[1] + [1]"}}, invalid)
     assert said("lowBound的取值大于highBound") == (
         "expr", ["lowBound <= highBound"], {"highBound": {"expr": "lowBound - 1"}}, invalid)
 
@@ -104,6 +108,8 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("输入lowBound的值小于等于输入highBound的值", "attribute order", ("lowBound", "highBound"),
      {"order": ("lowBound", ">", "highBound")}),
     ("传入的stride或taps的长度小于2", "length bound", ("stride", "taps"), {"min": 2}),
+    ("begin和end和stride的长度不一致", "lengths differ", ("stride",), {}),  # (names off the page)
+    ("head、tail中元素个数不相同", "lengths differ", ("head", "tail"), {}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])

@@ -146,6 +146,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
     built += order_clauses.clauses(ctx, ev.get("order", []))
+    built += value_rows.same_length(ctx, ev.get("same_length", []))
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     shape_notes.relink(built, origin)

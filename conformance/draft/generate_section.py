@@ -21,6 +21,7 @@ from conformance.draft import (
     list_kinds,
     list_sizes,
     order_clauses,
+    value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Sentence
@@ -99,6 +100,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     args = {name: (s.of[name] if p["kind"] == "tensor" else list_kinds.list_arg(s.of[name], count)
                    if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
+    value_rows.length_breaks(draws, clauses, _draw, review)
     _numel_breaks(ctx, s, clauses, review)
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)

@@ -128,3 +128,8 @@ LENGTH_BOUND = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*的\s*(?:长度|元素�
 
 
 length_bound_limits = _reader(LENGTH_BOUND, lambda m: {"min" if m[1] == "小于" else "max": int(m[2])})
+
+
+# "begin和end和strides的长度不一致", "starts、ends、axes、steps中元素个数不相同": int arrays of one length
+SAME_LENGTH = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:的|中)?\s*(?:长度|元素个数|元素数量)\s*"
+                 r"(?:不一致|不相同|不相等|不同)$")

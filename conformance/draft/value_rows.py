@@ -5,7 +5,11 @@ scalar fixed to one ("threshold不等于0") or that must not be zero ("alpha等�
 broken by 0.0)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Sentence
 
 
 def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
@@ -46,6 +50,34 @@ def length_bound(ctx: Context, e: Evidence, attr: str) -> Clause:
     n = e.limits["min"]
     return array_clause(ctx, e, attr, f"len({attr}) >= {n}", _lengths=([attr], [max(n, 1)]),
                         **{"break": {attr: {"expr": f"[1] * {n - 1}"}}})
+
+
+def same_length(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"begin和end和strides的长度不一致" of int arrays alone → len(begin) == len(end) == …, broken by
+    the last array one element longer than drawn (``length_breaks``)."""
+    clauses = []
+    for e in evidence:
+        arrays = [p for p in e.params if p in ctx.of_kind("int_array") and expressible(p)
+                  and not ctx.params[p].get("optional")]
+        if len(arrays) < 2 or len(arrays) != len(e.params):
+            continue
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                        "all": [f"len({arrays[0]}) == len({a})" for a in arrays[1:]],
+                        "on_violation": e.status, "_evidence": [e], "_longer": arrays[-1]})
+    return clauses
+
+
+def length_breaks(draws: dict[str, Any], clauses: list[Clause], draw_of: Callable[[str], str],
+                  review: Callable[[Sentence, str], None]) -> None:
+    """A same-length clause's break: its last array drawn one element longer (the others as
+    drawn); one whose array is not drawn as a run of ones goes for review."""
+    for c in [c for c in clauses if "_longer" in c]:
+        drawn = draws.get(draw_of(c["_longer"]), {}).get("expr", "")
+        if drawn == "[1]" or drawn.startswith("[1] * "):
+            c["break"] = {draw_of(c["_longer"]): {"expr": f"{drawn} + [1]"}}
+        else:
+            clauses.remove(c)
+            review(c["_evidence"][0].sentence, "lengths differ")
 
 
 def array_clause(ctx: Context, e: Evidence, attr: str, text: str, **extra: object) -> Clause:
