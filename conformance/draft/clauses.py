@@ -20,6 +20,7 @@ from conformance.draft import (
     dim_clauses,
     dim_ties,
     distinct_clauses,
+    empty_dims,
     list_sizes,
     merges,
     order_clauses,
@@ -147,6 +148,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
     built += order_clauses.clauses(ctx, ev.get("order", []))
     built += value_rows.same_length(ctx, ev.get("same_length", []))
+    built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     shape_notes.relink(built, origin)

@@ -18,6 +18,7 @@ from conformance.draft import (
     dim_ties,
     distinct_clauses,
     empty_breaks,
+    empty_dims,
     list_kinds,
     list_sizes,
     order_clauses,
@@ -105,6 +106,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    empty_dims.zero_at(s.of, s.draws, clauses, review)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     _review_guesses(ctx, s.guessed, guessed_attrs, review)

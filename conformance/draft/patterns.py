@@ -26,6 +26,7 @@ from conformance.draft.dim_phrasings import (
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
+    EMPTY_DIMS,
     INTERVAL,
     LENGTH_BOUND,
     NOT_EMPTY,
@@ -36,6 +37,7 @@ from conformance.draft.phrasings import (
     STRING_VALUES,
     ZERO_VALUE,
     element_sign_limits,
+    empty_dims_limits,
     interval_limits,
     length_bound_limits,
     order_limits,
@@ -123,6 +125,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
                        r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
+    Pattern("empty by some dims", ("empty_dims",), EMPTY_DIMS, ("空tensor", "存在", "维度"),
+            "self为空tensor且存在非第一维度的值为0。", limits=empty_dims_limits),
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
             rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"

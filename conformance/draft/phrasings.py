@@ -133,3 +133,21 @@ length_bound_limits = _reader(LENGTH_BOUND, lambda m: {"min" if m[1] == "小于"
 # "begin和end和strides的长度不一致", "starts、ends、axes、steps中元素个数不相同": int arrays of one length
 SAME_LENGTH = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:的|中)?\s*(?:长度|元素个数|元素数量)\s*"
                  r"(?:不一致|不相同|不相等|不同)$")
+
+
+# "self为空tensor且存在非第一维度的值为0", "self或out为空tensor，且self最后三个维度的值存在0", "self为空
+# tensor且后4维存在维度大小为0": empty only by some dims (the first may be 0; the rest never); "第1维度"
+# too (patterns.match reads 一维 as 1维)
+_COUNT = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
+EMPTY_DIMS = rx(rf"^(?P<t>[A-Za-z_][A-Za-z0-9_]*)\s*(?:或\s*[A-Za-z_][A-Za-z0-9_]*)?\s*为{_EMPTY}\s*[，,]?"
+                r"\s*且\s*(?:(?P=t)\s*)?(?:存在非第[一1]维度的(?P<rest>值|大小)为0|"
+                r"(?:最后|后)\s*(?P<last>[两二三四五2-8])\s*(?:个维度的值存在0|维存在维度大小为0))$")
+
+
+def _empty_dims(m: re.Match[str]) -> Limits:
+    if m["rest"]:
+        return {"tensor": m["t"], "from": 1}
+    return {"tensor": m["t"], "last": _COUNT.get(m["last"]) or int(m["last"])}
+
+
+empty_dims_limits = _reader(EMPTY_DIMS, _empty_dims)
