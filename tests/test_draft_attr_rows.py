@@ -2,8 +2,9 @@
 ("[-self的维度数, self的维度数-1]"), an element sign ("stride中元素值不大于0"), a sign and an interval
 stated as the condition that fails ("不满足>0", "不满足0<keep≤1"), two attributes in the wrong order
 ("lowBound的取值大于highBound"), an int attribute's bracketed range, a float fixed to one value, a
-required string passed as a null pointer, an int array's length bound and int arrays of one
-length. The page, tests/fixtures/attr_pages, is invented and written in the vendor's layout."""
+required string passed as a null pointer, an int array's length bound, int arrays of one length
+and a tensor refused empty by its last dims. The page, tests/fixtures/attr_pages, is invented and
+written in the vendor's layout."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -21,7 +22,7 @@ from conformance.draft.reading import read_page
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
 PAGE = Path(__file__).parent / "fixtures" / "attr_pages" / "docs" / "aclnnToyKnobs.md"
-NAMES = ("self", "selfRef", "dim", "stride", "taps", "head", "tail", "outputSize", "layers", "keep",
+NAMES = ("self", "out", "selfRef", "dim", "stride", "taps", "head", "tail", "outputSize", "layers", "keep",
          "lowBound", "highBound", "min", "max")
 
 
@@ -42,7 +43,7 @@ def test_every_error_row_of_the_page_is_checkable(knobs):
         "dim的取值落在[-self的维度数, self的维度数-1]以外", "stride的长度不等于2", "stride中元素值不大于0",
         "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound",
         "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针", "taps的元素个数超过4",
-        "head和tail的元素个数不一致"], True)
+        "head和tail的元素个数不一致", "self为空Tensor，且self最后两个维度的值存在0"], True)
 
 
 def test_the_attribute_rows_are_the_clauses_they_say(knobs):
@@ -64,6 +65,10 @@ def test_the_attribute_rows_are_the_clauses_they_say(knobs):
     # the last array one longer than drawn, the first as drawn
     assert said("head和tail的元素个数不一致") == (
         "expr", ["len(head) == len(tail)"], {"tail": {"expr": "[1] + [1]"}}, invalid)
+    # a zero among the last two dims at every rank self is drawn in (2 or 3): index 1
+    assert said("self为空Tensor，且self最后两个维度的值存在0") == (
+        "expr", ["len(self.shape) == 0 or min(self.shape[-2:]) > 0"],
+        {"self_shape": {"mode": "zero_dim", "at": [1]}}, invalid)
     assert said("lowBound的取值大于highBound") == (
         "expr", ["lowBound <= highBound"], {"highBound": {"expr": "lowBound - 1"}}, invalid)
 
@@ -110,6 +115,9 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("传入的stride或taps的长度小于2", "length bound", ("stride", "taps"), {"min": 2}),
     ("begin和end和stride的长度不一致", "lengths differ", ("stride",), {}),  # (names off the page)
     ("head、tail中元素个数不相同", "lengths differ", ("head", "tail"), {}),
+    ("out为空tensor且存在非第一维度的大小为0", "empty by some dims", ("out",), {"tensor": "out", "from": 1}),
+    ("self或out为空tensor，且self后4维存在维度大小为0", "empty by some dims", ("self", "out"),
+     {"tensor": "self", "last": 4}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])
@@ -123,11 +131,13 @@ def test_attribute_phrasings(text, pattern, params, limits):
     "lowBound大于lowBound",
     "stride的长度小于等于1",  # (not the phrasing read)
     "stride的长度超过8或者为0",
+    "self为空tensor且存在非batch size维度的值为0",  # which is the batch dim of an unbatched self?
+    "四维self为空tensor且存在非第一维度的大小为0",  # a condition on the rank
     "self的Size大于noise的Size",  # sizes, not the attributes
 ])
 def test_phrasings_saying_something_else_are_not_read_so(text):
     found = match(text, NAMES)
-    read = ("value interval", "attribute order", "length bound")
+    read = ("value interval", "attribute order", "length bound", "empty by some dims")
     assert found is None or found.pattern not in read, found
 
 
@@ -144,3 +154,22 @@ def test_an_order_is_left_for_review_where_it_cannot_be_an_expression(knobs):
     ordered = Evidence("order", "attribute order", ("lowBound", "highBound"), "ACLNN_ERR_PARAM_INVALID",
                        said, {"order": ("lowBound", "<=", "highBound")}, 0)
     assert [c["all"] for c in order_clauses.clauses(probe, [ordered])] == [["lowBound <= highBound"]]
+
+
+def test_an_empty_row_breaks_where_it_can_and_is_reviewed_where_no_index_fits():
+    """Ranks 3 or 4, the last three dims: indices 1 and 2 are among them at both; ranks 1 to 8,
+    the last two: no index is at every rank."""
+    from conformance.draft import empty_dims
+
+    def resolved(how: str, n: int, ranks: list[int]) -> tuple[list, list]:
+        said = Sentence("q", None)
+        c = {"break": {"x_shape": {"mode": "zero_dim"}}, "_zero_at": ("x", how, n),
+             "_evidence": [Evidence("empty_dims", "empty by some dims", ("x",), "S", said, {}, 0)]}
+        clauses, reviewed = [c], []
+        empty_dims.zero_at({"x": "x_shape"}, {"x_shape": {"shape": {"rank": ranks}}}, clauses,
+                           lambda s, name: reviewed.append((s.text, name)))
+        return [k["break"]["x_shape"].get("at") for k in clauses], reviewed
+
+    assert resolved("last", 3, [3, 4]) == ([[1, 2]], [])
+    assert resolved("from", 1, [2, 3]) == ([[1, 2]], [])
+    assert resolved("last", 2, [1, 8]) == ([], [("q", "empty tensor")])
