@@ -118,6 +118,9 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("out为空tensor且存在非第一维度的大小为0", "empty by some dims", ("out",), {"tensor": "out", "from": 1}),
     ("self或out为空tensor，且self后4维存在维度大小为0", "empty by some dims", ("self", "out"),
      {"tensor": "self", "last": 4}),
+    ("3维out不支持为空tensor", "empty by some dims", ("out",), {"tensor": "out", "rank": 3}),
+    ("四维out为空tensor且存在非batch size维度的值为0", "empty by some dims", ("out",),
+     {"tensor": "out", "rank": 4, "from": 1}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])
@@ -132,7 +135,6 @@ def test_attribute_phrasings(text, pattern, params, limits):
     "stride的长度小于等于1",  # (not the phrasing read)
     "stride的长度超过8或者为0",
     "self为空tensor且存在非batch size维度的值为0",  # which is the batch dim of an unbatched self?
-    "四维self为空tensor且存在非第一维度的大小为0",  # a condition on the rank
     "self的Size大于noise的Size",  # sizes, not the attributes
 ])
 def test_phrasings_saying_something_else_are_not_read_so(text):
@@ -173,3 +175,20 @@ def test_an_empty_row_breaks_where_it_can_and_is_reviewed_where_no_index_fits():
     assert resolved("last", 3, [3, 4]) == ([[1, 2]], [])
     assert resolved("from", 1, [2, 3]) == ([[1, 2]], [])
     assert resolved("last", 2, [1, 8]) == ([], [("q", "empty tensor")])
+
+
+@pytest.mark.parametrize(("limits", "text", "zero_at"), [
+    ({"tensor": "self", "rank": 3}, "len(self.shape) != 3 or self.numel > 0", None),
+    ({"tensor": "self", "rank": 4, "from": 1}, "len(self.shape) != 4 or min(self.shape[1:]) > 0",
+     ("self", "from", 1)),
+    ({"tensor": "self", "from": 1}, "len(self.shape) < 2 or min(self.shape[1:]) > 0", ("self", "from", 1)),
+    ({"tensor": "self", "last": 3}, "len(self.shape) == 0 or min(self.shape[-3:]) > 0", ("self", "last", 3)),
+])
+def test_the_empty_clauses_by_dims_and_rank(knobs, limits, text, zero_at):
+    from conformance.draft import empty_dims
+
+    said = knobs.draft.outcomes[0].sentence
+    e = Evidence("empty_dims", "empty by some dims", ("self",), "ACLNN_ERR_PARAM_INVALID", said, limits, 0)
+    (c,) = empty_dims.clauses(replace(knobs.draft.ctx, ids={}), [e], {"N": ["self"]})
+    assert (c["all"], c["_break"], c.get("_zero_at")) == ([text], ("zero_dim", "self"), zero_at)
+    assert c["requires"] == ["N"]

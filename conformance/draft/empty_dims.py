@@ -1,7 +1,7 @@
 """Rows refusing a tensor empty by some of its dims only ("self为空tensor且存在非第一维度的值为0",
-"self或out为空tensor，且self最后三个维度的值存在0"): an ``expr`` clause that those dims are not 0,
-broken by a zero dim among them (the shape draw's ``zero_dim`` mode with ``at``: indices inside
-them at every rank the draw may take)."""
+"self或out为空tensor，且self最后三个维度的值存在0") or at one rank only ("二维self不支持为空tensor"): an
+``expr`` clause that those dims are not 0, broken by a zero dim among them (the shape draw's
+``zero_dim`` mode with ``at``: indices inside them at every rank the draw may take)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -21,7 +21,12 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         if (t not in ctx.of_kind("tensor") or not expressible(t) or ctx.params[t].get("optional")
                 or any(p not in ctx.tensors for p in e.params)):
             continue
-        if "from" in e.limits:
+        rank = e.limits.get("rank")  # (broken at the lowest or highest rank drawn, if it is that)
+        if rank is not None and "from" in e.limits:
+            text, where = f"len({t}.shape) != {rank} or min({t}.shape[1:]) > 0", ("from", 1)
+        elif rank is not None:
+            text, where = f"len({t}.shape) != {rank} or {t}.numel > 0", None
+        elif "from" in e.limits:
             text, where = f"len({t}.shape) < 2 or min({t}.shape[1:]) > 0", ("from", 1)
         else:
             k = e.limits["last"]
@@ -29,7 +34,7 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         out.append({"id": ctx.new_id("EMPTY"), "source": source([e.sentence]), "kind": "expr",
                     "requires": [cid for cid, params in null_ids.items() if t in params],
                     "all": [text], "on_violation": e.status, "_evidence": [e],
-                    "_break": ("zero_dim", t), "_zero_at": (t, *where)})
+                    "_break": ("zero_dim", t), **({"_zero_at": (t, *where)} if where else {})})
     return out
 
 

@@ -137,14 +137,20 @@ SAME_LENGTH = rx(rf"^(?:传入的|参数)?\s*{_NAMES}\s*(?:的|中)?\s*(?:长度
 
 # "self为空tensor且存在非第一维度的值为0", "self或out为空tensor，且self最后三个维度的值存在0", "self为空
 # tensor且后4维存在维度大小为0": empty only by some dims (the first may be 0; the rest never); "第1维度"
-# too (patterns.match reads 一维 as 1维)
+# too (patterns.match reads 一维 as 1维); "二维self不支持为空tensor": a 2-D self never empty
 _COUNT = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
 EMPTY_DIMS = rx(rf"^(?P<t>[A-Za-z_][A-Za-z0-9_]*)\s*(?:或\s*[A-Za-z_][A-Za-z0-9_]*)?\s*为{_EMPTY}\s*[，,]?"
                 r"\s*且\s*(?:(?P=t)\s*)?(?:存在非第[一1]维度的(?P<rest>值|大小)为0|"
-                r"(?:最后|后)\s*(?P<last>[两二三四五2-8])\s*(?:个维度的值存在0|维存在维度大小为0))$")
+                r"(?:最后|后)\s*(?P<last>[两二三四五2-8])\s*(?:个维度的值存在0|维存在维度大小为0))$|"
+                # "二维self不支持为空tensor" (patterns.match: "2维self…"): empty at that rank
+                rf"^(?P<rank>[1-8])\s*维\s*(?P<r>[A-Za-z_][A-Za-z0-9_]*)\s*(?:不支持\s*(?:为|是)?\s*{_EMPTY}|"
+                # "五维self为空tensor且存在非batch size维度的大小为0": at that rank, by a dim but the first
+                rf"为{_EMPTY}\s*[，,]?\s*且\s*存在非(?:第[一1]维度|batch\s*size\s*维度)的(?P<but>值|大小)为0)$")
 
 
 def _empty_dims(m: re.Match[str]) -> Limits:
+    if m["rank"]:
+        return {"tensor": m["r"], "rank": int(m["rank"]), **({"from": 1} if m["but"] else {})}
     if m["rest"]:
         return {"tensor": m["t"], "from": 1}
     return {"tensor": m["t"], "last": _COUNT.get(m["last"]) or int(m["last"])}
