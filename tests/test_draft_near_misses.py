@@ -106,9 +106,15 @@ def test_the_sign_of_int_arrays_is_their_elements() -> None:
     assert _checkable(d, text)
 
 
+@pytest.mark.parametrize("text", ["输入mode的值小于等于输入stride的值", "mode<= stride"])
+def test_two_values_compared_are_an_order_not_a_sign(text: str) -> None:
+    found = match(text, ["mode", "stride"])
+    assert found is not None
+    assert (found.pattern, found.params, found.limits) == (
+        "attribute order", ("mode", "stride"), {"order": ("mode", ">", "stride")})
+
+
 @pytest.mark.parametrize("text", [
-    "输入mode的值小于等于输入stride的值",  # two values compared: no sign
-    "mode<= stride",
     "单个方向的填充量之和需小于等于对应方向normShape",
     "mode不为-1且不大于0",  # -1 is allowed: the sign alone says less
     "mode不大于0，或者stride大于64",  # the second rule is another parameter's

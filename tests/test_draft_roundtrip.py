@@ -143,8 +143,9 @@ def test_the_seed_era_pad_page_drafts_every_fact_of_the_hand_spec(drafts) -> Non
     # cells say "与self一致", drafted as one clause over the three, coded by the rank row
     assert known["same_rank {gradInput, gradOutput, self}"].code == "ACLNN_ERR_PARAM_INVALID"
     assert diff.meaning == ()
-    # Expressions are compared by id only: the hand spec's padding limit, forward-output shape,
-    # empty-tensor rule and timeout advisory are, in the draft, review clauses quoting our rows;
+    # Expressions are compared by id only: the hand spec's padding limit, forward-output shape and
+    # timeout advisory are, in the draft, review clauses quoting our rows; its empty-tensor rule is
+    # the draft's expr clause on the dims but the first (the row's reading, as the hand spec's);
     # negative padding is a contract clause (the page does not speak of it).
     assert diff.not_compared[0] == (("RP-PAD-LIMIT", "expr"), ("RP-SHAPE-OUT", "expr"),
                                     ("RP-EMPTY", "expr"), ("RP-PAD-NEGATIVE", "expr"),
@@ -152,7 +153,9 @@ def test_the_seed_era_pad_page_drafts_every_fact_of_the_hand_spec(drafts) -> Non
     quotes = [r.source.quote for r in draft.reviews]
     assert "padding中有值大于等于self对应维度的大小" in quotes
     assert "gradOutput的shape不符合正向输出的shape" in quotes
-    assert "self为空tensor且存在非第一维度的大小为0" in quotes
+    empty = next(c for c in draft.constraints if c.source.quote == "self为空tensor且存在非第一维度的大小为0")
+    assert (empty.kind, [e.text for e in empty.exprs]) == (
+        "expr", ["len(self.shape) < 2 or min(self.shape[1:]) > 0"])
     assert any("300" in q for q in quotes)
 
 

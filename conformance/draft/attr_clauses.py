@@ -10,6 +10,7 @@ from conformance.draft.context import Clause, Context, Evidence, expressible, so
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.string_values import StringValues, string_values
 from conformance.draft.usage import enumeration, enumeration_lines
+from conformance.draft.value_rows import length_bound
 from conformance.draft.words import NAME
 
 
@@ -258,6 +259,8 @@ def length(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]
             clauses.append({"id": ctx.new_id("LENGTH"), "source": source([e.sentence]), "kind": "length",
                             "params": arrays, "length": e.limits["length"], "on_violation": e.status,
                             "_evidence": [e]})
+        elif "lengths" not in e.limits:  # a bound: "repeats的参数个数超过8"
+            clauses += [length_bound(ctx, e, a) for a in arrays]
         elif not any(ctx.params[a].get("optional") for a in arrays):
             lengths = e.limits["lengths"]
             requires = [cid for cid, params in null_ids.items() if set(params) & set(arrays)]

@@ -20,8 +20,10 @@ from conformance.draft import (
     dim_clauses,
     dim_ties,
     distinct_clauses,
+    empty_dims,
     list_sizes,
     merges,
+    order_clauses,
     promotion_clauses,
     relations,
     shape_notes,
@@ -144,6 +146,9 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))
     built += value_rows.nonzero(ctx, ev.get("nonzero", []))
+    built += order_clauses.clauses(ctx, ev.get("order", []))
+    built += value_rows.same_length(ctx, ev.get("same_length", []))
+    built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     shape_notes.relink(built, origin)

@@ -85,3 +85,22 @@ def dim_tie_limits(text: str) -> Limits | None:
     if m := _EVEN.search(text):
         return {"even": (m[1], _DIM_AT[m[2]])}
     return None
+
+
+# "x与out的shape不满足约束", "out的shape不满足infershape结果", "out的shape与实际不匹配": a shape
+# constraint the row does not state (shape_notes.py looks for it in the usage notes)
+_SHAPE_NAMES = r"(?:传入的|参数|输入的?|输出的?)?[A-Za-z_0-9、，,\s和与或及]*?"
+_SHAPE_VAGUE = (r"(?:约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|对应关系|匹配关系|"
+                r"参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
+VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
+                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)\s*。?$")
+
+
+# "（x1、x2、yOut、xOut）的shape不是完全相同的shape", "输入x和输出y的shape不是完全相同的shape": the
+# tensors named share one shape (the whole sentence: "…，或二者的维度数不为1" says more)
+NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和与及])+[)）]?\s*的\s*shape\s*"
+                    r"不是完全相同的\s*shape\s*。?$")
+# "x的shape与antiquantScale不一致": one tensor's shape against another's, a name too long for the
+# gap "shapes differ" allows (the whole sentence)
+SHAPE_WITH = rx(rf"^{NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
+                 rf"(?:输入的?)?{NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")

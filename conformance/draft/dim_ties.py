@@ -16,10 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes
-
-Review = Callable[..., None]
 
 
 def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:

@@ -17,8 +17,11 @@ from conformance.draft import (
     dim_ties,
     distinct_clauses,
     empty_breaks,
+    empty_dims,
     list_kinds,
     list_sizes,
+    order_clauses,
+    value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Review, Sentence
@@ -58,6 +61,9 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
         return {"sampled": [True, False]}, False
     positive = next((c["_sign"][1] for c in clauses if c.get("_sign", ("",))[0] == name), None)
     inside = next((c["_interval"][1:] for c in clauses if c.get("_interval", ("",))[0] == name), None)
+    fixed = next((c["_fixed"][1] for c in clauses if c.get("_fixed", ("",))[0] == name), None)
+    if kind == "float" and fixed is not None:  # the one value its row allows
+        return {"sampled": [fixed]}, False
     if kind == "float" and inside:  # inside the interval, never on a bound (the page may exclude it)
         low, high = inside
         return {"sampled": [low + (high - low) * k / 4 for k in (1, 2, 3)]}, False
@@ -85,16 +91,20 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
             draws[_draw(name)], guessed = _attribute(ctx, s, name, clauses)
             if guessed:
                 guessed_attrs.append(name)
+    ordered = order_clauses.draws(ctx, draws, clauses, _draw, review)
+    guessed_attrs = [name for name in guessed_attrs if name not in ordered]
     count = list_kinds.count_draw(ctx.params)
     if ctx.of_kind("tensor_list"):
         draws[count] = {"integers": list(list_kinds.COUNT)}
     args = {name: (s.of[name] if p["kind"] == "tensor" else list_kinds.list_arg(s.of[name], count)
                    if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
+    value_rows.length_breaks(draws, clauses, _draw, review)
     _numel_breaks(ctx, s, clauses, review)
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    empty_dims.zero_at(s.of, s.draws, clauses, review)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     _review_guesses(ctx, s.guessed, guessed_attrs, review)

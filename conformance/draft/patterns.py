@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
+    NOT_IDENTICAL,
     RANK_OR_RANKS,
     RANK_OR_SHAPE,
     SAME_RANK,
+    SHAPE_WITH,
+    VAGUE_SHAPE,
     ZERO_DIM,
     dim_tie_limits,
     rank_part_limits,
@@ -26,14 +29,21 @@ from conformance.draft.dim_phrasings import (
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
+    EMPTY_DIMS,
     INTERVAL,
+    LENGTH_BOUND,
     NOT_EMPTY,
+    ORDER,
     OUT_OF_RANGE,
+    SAME_LENGTH,
     SINGLE_VALUE,
     STRING_VALUES,
     ZERO_VALUE,
     element_sign_limits,
+    empty_dims_limits,
     interval_limits,
+    length_bound_limits,
+    order_limits,
     single_value_limits,
     string_values_limits,
 )
@@ -83,25 +93,6 @@ _PROMOTE = rx(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推�
                r"(?:推导规则|互推导关系)$|不支持(?:数据)?类型推导$|的数据类型无法进行推导$")
 
 
-# "x与out的shape不满足约束", "out的shape不满足infershape结果", "out的shape与实际不匹配": a shape
-# constraint the row does not state (shape_notes.py looks for it in the usage notes)
-_SHAPE_NAMES = r"(?:传入的|参数|输入的?|输出的?)?[A-Za-z_0-9、，,\s和与或及]*?"
-_SHAPE_VAGUE = (r"(?:约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|对应关系|匹配关系|"
-                r"参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
-_VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
-                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)\s*。?$")
-
-
-# "（x1、x2、yOut、xOut）的shape不是完全相同的shape", "输入x和输出y的shape不是完全相同的shape": the
-# tensors named share one shape (the whole sentence: "…，或二者的维度数不为1" says more)
-_NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和与及])+[)）]?\s*的\s*shape\s*"
-                    r"不是完全相同的\s*shape\s*。?$")
-# "x的shape与antiquantScale不一致": one tensor's shape against another's, a name too long for the
-# gap "shapes differ" allows (the whole sentence)
-_SHAPE_WITH = rx(rf"^{NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
-                 rf"(?:输入的?)?{NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")
-
-
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("dtype promotion", ("promotable",), _PROMOTE, ("推导", "数据类型", "规则"),
@@ -117,6 +108,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
                        r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
+    Pattern("empty by some dims", ("empty_dims",), EMPTY_DIMS, ("空tensor", "存在", "维度"),
+            "self为空tensor且存在非第一维度的值为0。", limits=empty_dims_limits),
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),
             rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
@@ -143,22 +136,27 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("cannot broadcast", ("broadcastable",),
             rx(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
             ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。", exclude=rx(r"@|乘")),
-    Pattern("vague shape", ("shape_note",), _VAGUE_SHAPE, ("shape", "不满足", "约束"),
+    Pattern("vague shape", ("shape_note",), VAGUE_SHAPE, ("shape", "不满足", "约束"),
             "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),
-            rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}|{_NOT_IDENTICAL.pattern}|{_SHAPE_WITH.pattern}"),
+            rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}|{NOT_IDENTICAL.pattern}|{SHAPE_WITH.pattern}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
             exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
     Pattern("dimension range", ("dim_range",),
             rx(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
-                r"(?:超出|越界|不在).{0,8}维度"),
+                r"(?:超出|越界|不在).{0,8}维度|"
+                # "[-selfRef的维度数量, selfRef的维度数量-1]", "[-rank, rank-1]": the whole range written
+                r"\[\s*-\s*([A-Za-z_]\w*)\s*的\s*(维度数量|维度数|维数)\s*[,，]\s*\1\s*的\s*\2\s*-\s*1\s*\]|"
+                r"\[\s*-\s*rank\s*[,，]\s*rank\s*-\s*1\s*\]"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
             exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
     Pattern("element sign", ("sign",), ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
-    Pattern("value interval", ("interval",), INTERVAL, ("之间", "超出范围", "不在"),
+    Pattern("value interval", ("interval", "value_in"), INTERVAL, ("之间", "超出范围", "不在"),
             "p的值不在0和1之间。", limits=interval_limits),
+    Pattern("attribute order", ("order",), ORDER, ("大于", "小于"), "quantMin大于quantMax。",
+            limits=order_limits),
     Pattern("duplicates", ("distinct",), DUPLICATES, ("重复",), "dims数组中元素重复。"),
     Pattern("single value", ("value_in", "elements_equal"), SINGLE_VALUE, ("不为", "不等于"),
             "dilation的数值不等于1。", limits=single_value_limits),
@@ -177,9 +175,13 @@ PATTERNS: tuple[Pattern, ...] = (
             "（x1、gamma）的任意一个维度等于0。"),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
+    Pattern("lengths differ", ("same_length",), SAME_LENGTH, ("长度", "元素个数", "不一致"),
+            "begin和end的长度不一致。"),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
+    Pattern("length bound", ("length",), LENGTH_BOUND, ("长度", "个数", "超过"), "repeats的参数个数超过8。",
+            limits=length_bound_limits),
     Pattern("value sign", ("sign",), SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
             exclude=rx(r"数值中|元素|存在|tensor|Tensor|维"), limits=sign_limits),
     Pattern("string values", ("value_in",), STRING_VALUES, ("不属于", "中的一种", "不是"),

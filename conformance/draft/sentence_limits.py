@@ -114,7 +114,9 @@ def _none(text: str) -> Limits:
 LENGTH = rx(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!=)\s*(\d+)(?!\s*(?:或|、|,|，|维|\d))")
 # (a comparison with 0: "numSeqs的值小于等于numQueries的值" relates two values, no sign)
 # "不小于0", "不是负数": the negated words say the opposite
-SIGN = rx(r"(?<![不非])(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?<![不非])(?:小于|<)\s*0(?![.\d])|"
+# "numLayers不满足>0": the condition the value must meet, negated
+SIGN = rx(r"不满足\s*(?:>=|≥|>|＞)\s*0(?![.\d])|"
+         r"(?<![不非])(?:小于等于|<=|不大于)\s*0(?![.\d])|不是正数|非正|(?<![不非])(?:小于|<)\s*0(?![.\d])|"
          r"(?<![不非])为负|(?<![不非])是负数")
 
 
@@ -139,7 +141,7 @@ def sign_limits(text: str) -> Limits | None:
     m = SIGN.search(text)
     if m is None or _OTHER_RULE.search(text[:m.start()] + " " + text[m.end():]):
         return None
-    return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正", m[0]))}
+    return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正|不满足\s*[>＞](?!=)", m[0]))}
 
 
 _SOURCES = rf"((?:{NAME}\s*(?:、|,|，|和|与)\s*)*{NAME})?"

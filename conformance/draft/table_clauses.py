@@ -34,6 +34,19 @@ def not_null(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         if named or generic:
             used.append(e)
     params = [p for p in pointers if p in params]
+    clauses = [{"id": ctx.new_id("NULL"), "source": source(e.sentence for e in used), "kind": "not_null",
+                "params": params, "on_violation": used[0].status, "_evidence": used}] if params else []
+    return clauses + _null_strings(ctx, evidence)
+
+
+def _null_strings(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"传入的roundMode是空指针": a required string a row names itself (never "every input": a
+    string's null is often its default). A clause apart, so a string the draft can only draw as
+    null (no values known) takes no tensor's clause with it when it is left out."""
+    strings = [n for n in ctx.of_kind("string") if not ctx.params[n].get("optional")]
+    used = [e for e in evidence
+            if any(p in strings for p in e.params) and all_but(ctx, e.sentence.text) is None]
+    params = [p for p in strings if any(p in e.params for e in used)]
     if not params:
         return []
     return [{"id": ctx.new_id("NULL"), "source": source(e.sentence for e in used), "kind": "not_null",

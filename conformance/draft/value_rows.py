@@ -1,15 +1,22 @@
 """Error rows on values the other builders do not take: every element of an int array fixed to
 one value ("dilation的数值不等于1": an ``expr`` clause, broken by the drawn array with every
 element one more, its length as drawn, so no length clause breaks too), a float attribute or host
-scalar that must not be zero ("alpha等于0": drawn positive, broken by 0.0)."""
+scalar fixed to one ("threshold不等于0") or that must not be zero ("alpha等于0": drawn positive,
+broken by 0.0)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Sentence
 
 
 def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     clauses = []
     for e in evidence:
+        if len(e.params) == 1 and e.params[0] in ctx.of_kind("float", "scalar") and expressible(e.params[0]):
+            clauses.append(_fixed(ctx, e, e.params[0], e.limits["values"][0]))
         if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array") or not expressible(e.params[0]):
             continue
         attr, (value,) = e.params[0], e.limits["values"]
@@ -18,6 +25,59 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         text = f"len({attr}) == 0 or (min({attr}) == {value} and max({attr}) == {value})"
         clauses.append(array_clause(ctx, e, attr, text, _element_sign=(attr, value + 1)))
     return clauses
+
+
+def _fixed(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:
+    """"threshold不等于0" of a float attribute or host scalar: drawn as that value alone (the
+    generate section reads ``_fixed``), broken one above and one below it."""
+    scalar = ctx.params[attr]["kind"] == "scalar"
+    text = f"{attr}.value == {value}" if scalar else f"{attr} == {value}"
+    if ctx.params[attr].get("optional"):
+        text = f"not present({attr}) or {text}"
+    return {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr", "all": [text],
+            "on_violation": e.status, "_evidence": [e],
+            "break": {attr: {"sampled": [value + 1.0, value - 1.0]}},
+            "_fixed": (attr, float(value)), "_reads_value": [attr] if scalar else []}
+
+
+def length_bound(ctx: Context, e: Evidence, attr: str) -> Clause:
+    """"repeats的参数个数超过8" → len(repeats) <= 8 (a length clause on an int array is exact):
+    drawn as long as the bound allows (at least one), broken one past it."""
+    if "max" in e.limits:
+        n = e.limits["max"]
+        return array_clause(ctx, e, attr, f"len({attr}) <= {n}", _lengths=([attr], [min(n, 1)]),
+                            **{"break": {attr: {"expr": f"[1] * {n + 1}"}}})
+    n = e.limits["min"]
+    return array_clause(ctx, e, attr, f"len({attr}) >= {n}", _lengths=([attr], [max(n, 1)]),
+                        **{"break": {attr: {"expr": f"[1] * {n - 1}"}}})
+
+
+def same_length(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"begin和end和strides的长度不一致" of int arrays alone → len(begin) == len(end) == …, broken by
+    the last array one element longer than drawn (``length_breaks``)."""
+    clauses = []
+    for e in evidence:
+        arrays = [p for p in e.params if p in ctx.of_kind("int_array") and expressible(p)
+                  and not ctx.params[p].get("optional")]
+        if len(arrays) < 2 or len(arrays) != len(e.params):
+            continue
+        clauses.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
+                        "all": [f"len({arrays[0]}) == len({a})" for a in arrays[1:]],
+                        "on_violation": e.status, "_evidence": [e], "_longer": arrays[-1]})
+    return clauses
+
+
+def length_breaks(draws: dict[str, Any], clauses: list[Clause], draw_of: Callable[[str], str],
+                  review: Callable[[Sentence, str], None]) -> None:
+    """A same-length clause's break: its last array drawn one element longer (the others as
+    drawn); one whose array is not drawn as a run of ones goes for review."""
+    for c in [c for c in clauses if "_longer" in c]:
+        drawn = draws.get(draw_of(c["_longer"]), {}).get("expr", "")
+        if drawn == "[1]" or drawn.startswith("[1] * "):
+            c["break"] = {draw_of(c["_longer"]): {"expr": f"{drawn} + [1]"}}
+        else:
+            clauses.remove(c)
+            review(c["_evidence"][0].sentence, "lengths differ")
 
 
 def array_clause(ctx: Context, e: Evidence, attr: str, text: str, **extra: object) -> Clause:
