@@ -223,3 +223,23 @@ def test_a_dtype_combination_is_no_list_per_tensor() -> None:
 def test_a_negated_sign_word_is_no_sign(text: str) -> None:
     from conformance.draft.sentence_limits import SIGN
     assert SIGN.search(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "dim不在[-self的维度数量, self的维度数量]范围内",  # r itself allowed: an inserted dimension
+    "dim的取值不在[-self.dim()-1, self.dim()]范围内",
+    "dim超出[-(self.dim()+1), self.dim()]范围",
+])
+def test_a_dimension_range_other_than_minus_r_to_r_minus_1_is_not_read(text: str) -> None:
+    assert match(text, ["dim", "self"]) is None
+
+
+@pytest.mark.parametrize("text", [
+    "dim不在[-self.dim(), self.dim()-1]范围内",
+    "dim不在[-self的维度数量, self的维度数量-1]范围内",
+    "dim的取值不在[-self.dim(), self.dim()-1]范围内（self为0维时为[-1, 0]）",
+])
+def test_the_minus_r_to_r_minus_1_range_reads_as_a_dimension_range(text: str) -> None:
+    found = match(text, ["dim", "self"])
+    assert found is not None
+    assert (found.pattern, found.params) == ("dimension range", ("dim", "self"))

@@ -22,6 +22,7 @@ from conformance.draft.dim_phrasings import (
     SHAPE_WITH,
     VAGUE_SHAPE,
     ZERO_DIM,
+    dim_range_limits,
     dim_tie_limits,
     rank_part_limits,
     same_rank_limits,
@@ -150,7 +151,8 @@ PATTERNS: tuple[Pattern, ...] = (
                 r"\[\s*-\s*rank\s*[,，]\s*rank\s*-\s*1\s*\]"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
-            exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素")),
+            exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素"),
+            limits=dim_range_limits),
     Pattern("element sign", ("sign",), ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
             "kernelSize中存在小于等于0的数值。", limits=element_sign_limits),
     Pattern("value interval", ("interval", "value_in"), INTERVAL, ("之间", "超出范围", "不在"),
