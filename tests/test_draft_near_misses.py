@@ -243,3 +243,15 @@ def test_the_minus_r_to_r_minus_1_range_reads_as_a_dimension_range(text: str) ->
     found = match(text, ["dim", "self"])
     assert found is not None
     assert (found.pattern, found.params) == ("dimension range", ("dim", "self"))
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("y与x须采用同一种数据类型。", True),
+    ("out应与self保持同一数据类型。", True),
+    ("不应传入空Tensor。", True),
+    ("输出的梯度，对应前向的输入。", False),  # 对应: corresponding, no promise
+    ("相应地更新统计量。", False),
+])
+def test_a_note_saying_xu_or_ying_is_left_for_a_person(text: str, flagged: bool) -> None:
+    from conformance.draft.usage import looks_like_constraint
+    assert looks_like_constraint(text) is flagged

@@ -157,8 +157,9 @@ def _set(text: str) -> dict[int, str] | None:
     return {n: str(n) for n in dict.fromkeys(numbers)} or None
 
 
-_CONSTRAINT_WORDS = re.compile(r"需要|需|必须|要求|不支持|仅支持|只支持|取值|范围|一致|相同|满足|不能|"
-                               r"不可|不得|小于|大于|等于|只能|维|shape|长度|不超过|至少|至多|约束|限制|不允许")
+# "须" (必须, 须采用) and "应" as a modal (应与x一致, 应当, 不应; not 对应, 相应): a promise too
+_CONSTRAINT_WORDS = re.compile(r"需要|需|须|(?<![对相响适])应(?!用)|要求|不支持|仅支持|只支持|取值|范围|"
+                               r"一致|相同|满足|不能|不可|不得|小于|大于|等于|只能|维|shape|长度|不超过|至少|至多|约束|限制|不允许")
 
 
 def looks_like_constraint(text: str) -> bool:
