@@ -237,6 +237,7 @@ def test_a_dimension_range_other_than_minus_r_to_r_minus_1_is_not_read(text: str
 @pytest.mark.parametrize("text", [
     "dim不在[-self.dim(), self.dim()-1]范围内",
     "dim不在[-self的维度数量, self的维度数量-1]范围内",
+    "dim超出了self的可选维度范围[-self.dim，self.dim-1]",
     "dim的取值不在[-self.dim(), self.dim()-1]范围内（self为0维时为[-1, 0]）",
 ])
 def test_the_minus_r_to_r_minus_1_range_reads_as_a_dimension_range(text: str) -> None:

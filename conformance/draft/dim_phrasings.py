@@ -106,12 +106,13 @@ SHAPE_WITH = rx(rf"^{NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
                  rf"(?:输入的?)?{NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")
 
 
-# The dimension ranges a "dimension range" row may write out: [-r, r-1] as "[-x.dim(), x.dim()-1]",
+# The dimension ranges a "dimension range" row may write out: [-r, r-1] as "[-x.dim(), x.dim()-1]"
+# (or "[-x.dim，x.dim-1]"),
 # "[-x.dim(), x.dim())", "[-x的维度数量, x的维度数量-1]" or "[-rank, rank-1]" (and "[-1, 0]" for a
 # 0-d tensor, as max(rank, 1) gives). A sentence writing any other range that starts "[-"
 # ("[-self.dim()-1, self.dim()]": an inserted dimension) is not that row.
 _DIM_FORMS = re.compile(
-    rf"\[\s*-\s*({NAME})\.dim\(\)\s*[,，]\s*\1\.dim\(\)\s*(?:-\s*1\s*\]|\))|"
+    rf"\[\s*-\s*({NAME})\.dim(?:\(\))?\s*[,，]\s*\1\.dim(?:\(\))?\s*(?:-\s*1\s*\]|\))|"
     rf"\[\s*-\s*({NAME})\s*的\s*(维度数量|维度数|维数)\s*[,，]\s*\2\s*的\s*\3\s*-\s*1\s*\]|"
     r"\[\s*-\s*rank\s*[,，]\s*rank\s*-\s*1\s*\]|\[\s*-\s*1\s*[,，]\s*0\s*\]")
 
