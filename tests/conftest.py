@@ -10,6 +10,14 @@ def specs():
     return shipped_specs()
 
 
+@pytest.fixture(scope="session")
+def vocab():
+    """The shipped vocabulary (the drafting tests draft against it)."""
+    from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+
+    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
+
+
 @pytest.fixture()
 def no_packs_left(monkeypatch):
     """No spec pack active before or after the test (run_suite(specs=...) and main() put the packs

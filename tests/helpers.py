@@ -71,6 +71,38 @@ def draft_one(out: Any, pages: Any, api: str) -> tuple[Any, dict[str, Any]]:
     return out, yaml.safe_load((out / f"{api}.yaml").read_text(encoding="utf-8"))
 
 
+def drafted_fixture(pages: Any, api: str) -> Any:
+    """A module-scoped fixture drafting the fixture ``pages`` once: (out dir, ``api``'s spec)."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def drafted(tmp_path_factory: Any) -> tuple[Any, dict[str, Any]]:
+        return draft_one(tmp_path_factory.mktemp("drafts"), pages, api)
+
+    return drafted
+
+
 def by_quote(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A drafted spec's clauses by the sentence they quote."""
     return {c["source"]["quote"]: c for c in spec["constraints"]}
+
+
+def value_clause(d: Any, name: str) -> dict[str, Any]:
+    """The value_in clause of draft ``d`` on attribute ``name``."""
+    return next(c for c in d.spec["constraints"] if c["kind"] == "value_in" and c["params"] == [name])
+
+
+def loaded_draft(d: Any, tmp_path: Any) -> tuple[Any, Any, Any, str, str]:
+    """The draft ``d`` written as a pack and loaded: (spec, vocabulary, spec set, its first product,
+    that product's first test dtype)."""
+    from conformance.draft.pack import write_pack
+    from conformance.generate.dry_run import load_operator
+    from conformance.spec.loader import vocabulary_for
+    from conformance.spec.model import SpecSet
+
+    write_pack(tmp_path, [d])
+    pack_vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / f"{d.api}.yaml", pack_vocab)
+    specs = SpecSet(pack_vocab, {spec.api: spec}, pack_vocab.spec_version, "test")
+    product = spec.products[0]
+    return spec, pack_vocab, specs, product, spec.test_dtypes(product)[0]

@@ -4,22 +4,14 @@ row whose clause the generate section leaves out is not counted. Invented pages 
 by hand, no vendor text)."""
 from __future__ import annotations
 
-import pytest
 from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
 from conformance.draft.relations import break_free_last
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
 
 INVALID = ("ACLNN_ERR_PARAM_INVALID", 161002)
 FLOATS = ("FLOAT", "FLOAT16")
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def toy_grad(rows: tuple[str, ...], out_usage: tuple[str, ...] = ()) -> PageFacts:

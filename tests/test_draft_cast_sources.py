@@ -4,21 +4,13 @@ page's one input when it is a tensor list; else the row is not read. Invented pa
 built by hand, no vendor text)."""
 from __future__ import annotations
 
-import pytest
 from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
 
 CAST = "推导出的数据类型无法转换为指定输出out的类型。"
 DTYPES = ("FLOAT", "INT32")
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def toy(inputs: tuple[tuple[str, str], ...], usage: dict[str, str] | None = None) -> PageFacts:

@@ -18,14 +18,8 @@ from conformance.draft.stats import page_stats
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
 from conformance.generate.dry_run import load_operator
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir, vocabulary_for
+from conformance.spec.loader import specs_dir, vocabulary_for
 from conformance.spec.model import SpecSet
-from conformance.spec.vocabulary import Vocabulary
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def test_prefix_is_the_capitals_of_the_api():

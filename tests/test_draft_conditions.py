@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from draft_facts import error, param, toy_dim
-from helpers import by_quote, draft_one
+from helpers import by_quote, drafted_fixture
 
 import conformance
 from conformance.cli.main import main
@@ -15,7 +15,6 @@ from conformance.draft.conditions import read, split
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PrototypeParam
 from conformance.draft.patterns import match
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
 PAGES = Path(__file__).parent / "fixtures" / "condition_pages"
 API = "aclnnToyGatedScale"
@@ -54,9 +53,7 @@ def test_bodies_not_read_exactly_are_left(text):
     assert read(text, NAMES) is None
 
 
-@pytest.fixture(scope="module")
-def drafted(tmp_path_factory):
-    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
+drafted = drafted_fixture(PAGES, API)
 
 
 def test_conditional_clauses_and_their_breaks(drafted):
@@ -185,6 +182,3 @@ def test_a_given_condition_becomes_a_conditional_clause_or_a_review(vocab):
     assert not any(c["kind"] == "rank_in" and 4 in c.get("ranks", []) for c in d.spec["constraints"])
 
 
-@pytest.fixture(scope="module")
-def vocab():
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import by_quote, draft_one
+from helpers import by_quote, drafted_fixture
 
 import conformance
 from conformance.cli.main import main
@@ -63,9 +63,7 @@ def test_conditions_not_read(ctx, text):
     assert condition(ctx, text) is None
 
 
-@pytest.fixture(scope="module")
-def drafted(tmp_path_factory):
-    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
+drafted = drafted_fixture(PAGES, API)
 
 
 def test_clauses_and_breaks(drafted):

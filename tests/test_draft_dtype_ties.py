@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import by_quote, draft_one
+from helpers import by_quote, drafted_fixture
 from helpers import clauses as clauses_of
 
 from conformance.cases.oracle import explain
@@ -41,9 +41,7 @@ NOTE = "精度需跟随x，两者取同一种类型。"
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 
 
-@pytest.fixture(scope="module")
-def drafted(tmp_path_factory):
-    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
+drafted = drafted_fixture(PAGES, API)
 
 
 def test_the_draft_ties_what_its_review_sentences_name(drafted):

@@ -5,23 +5,15 @@ of another code, the clause tying the lists ties them position by position (``li
 The pages are invented foreach-like operators (PageFacts built by hand, no vendor text)."""
 from __future__ import annotations
 
-import pytest
 from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
 from conformance.draft.list_kinds import ties_elements, within_lists
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
 
 INVALID, TILING = ("ACLNN_ERR_PARAM_INVALID", 161002), ("ACLNN_ERR_INNER_TILING_ERROR", 561002)
 FLOATS = ("FLOAT", "FLOAT16")
 TIED = "该参数中所有Tensor的数据类型保持一致。"
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def toy_lists(names: tuple[str, ...], rows: tuple[tuple[tuple[str, int], str], ...],

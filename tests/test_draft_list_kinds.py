@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import draft_one
+from helpers import drafted_fixture
 
 import conformance
 from conformance.cli.main import main
@@ -19,9 +19,7 @@ API = "aclnnToyForeachScale"
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 
 
-@pytest.fixture(scope="module")
-def drafted(tmp_path_factory):
-    return draft_one(tmp_path_factory.mktemp("drafts"), PAGES, API)
+drafted = drafted_fixture(PAGES, API)
 
 
 def test_the_kinds_are_drafted(drafted):

@@ -9,17 +9,10 @@ from test_draft_rows import _valid_and_broken_alone
 from conformance.draft.clauses import draft_clauses, recount
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
 
 TILING = "ACLNN_ERR_INNER_TILING_ERROR"
 SIZE = "数据类型和数据格式与入参a的数据类型和数据格式一致，shape size大于等于入参a的shape size。"
 AT_LEAST = "len(out) != len(a) or all(o.numel >= i.numel for o, i in zip(out, a))"
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def _page(rows: tuple[str, ...], notes: dict[str, tuple[str, ...]], names=("a", "b", "out"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.draft.patterns import closest, match
+from conformance.draft.closest import closest
+from conformance.draft.patterns import match
 
 NAMES = ("gradOutput", "self", "target", "weight", "out", "reduction", "dim", "padding", "n", "x1", "x2")
 

@@ -15,15 +15,10 @@ from conformance.draft.patterns import match
 from conformance.draft.stats import page_stats
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, read_operator, specs_dir
+from conformance.spec.loader import read_operator, specs_dir
 from conformance.spec.model import SpecSet
 
 NAMES = ("self", "other", "out", "gradOutput", "gradInput", "alpha", "outMask")
-
-
-@pytest.fixture(scope="module")
-def vocab():
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 @pytest.mark.parametrize("text, pattern, params, limits", [

@@ -8,13 +8,6 @@ from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def _unpool(rank_row: str) -> PageFacts:

@@ -10,15 +10,8 @@ from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
 
 INVALID = ("ACLNN_ERR_PARAM_INVALID", 161002)
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def toy(api: str, args: tuple[tuple[str, str], ...], rows: tuple, errors: tuple[str, ...]) -> PageFacts:

@@ -10,15 +10,8 @@ from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
 from conformance.draft.patterns import match
 from conformance.draft.usage import relations
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
-from conformance.spec.vocabulary import Vocabulary
 
 BAD = "ACLNN_ERR_PARAM_INVALID"
-
-
-@pytest.fixture(scope="module")
-def vocab() -> Vocabulary:
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 def _page(rows: tuple[str, ...], notes: dict[str, tuple[str, ...]], lists: bool = False) -> PageFacts:

@@ -9,14 +9,9 @@ import pytest
 
 from conformance.errors import SpecError
 from conformance.spec.dtype_rules import DtypeRules
-from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
+from conformance.spec.loader import VOCABULARY_FILE, specs_dir
 from conformance.spec.pack_vocabulary import add_pack
 from conformance.spec.yaml_lines import LocatedYaml
-
-
-@pytest.fixture(scope="module")
-def vocab():
-    return load_vocabulary(specs_dir() / VOCABULARY_FILE)
 
 
 @pytest.fixture(scope="module")

@@ -30,9 +30,10 @@ from conformance.draft import (
     table_clauses,
     value_rows,
 )
+from conformance.draft.closest import closest
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
-from conformance.draft.patterns import closest, match
+from conformance.draft.patterns import match
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 

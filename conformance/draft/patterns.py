@@ -8,7 +8,6 @@ tables of hicann/ops-nn and hicann/ops-math (e.g. 空指针, 的数据类型不�
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -194,11 +193,6 @@ PATTERNS: tuple[Pattern, ...] = (
             ("取值", "范围", "值"), "reduction值不在0~2范围之内。", limits=value_limits),
 )
 
-# Phrasings no pattern reads into a clause yet: only closest() names them, for the review item.
-_NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("element count", ("元素个数", "元素数"), "alpha元素个数不为1。"),
-)
-
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针
 # 时，…", the condition of an optional argument's presence, is what a clause on it means anyway)
 # "当self.dim()=0时，dim的取值不在[-1, 0]内": the two branches of one dimension-range rule
@@ -280,22 +274,3 @@ def _on_given(given: re.Match[str], text: str, names: Collection[str], kinds: tu
     if body.lstrip().startswith("其") or not params:  # "X存在时，其shape…", "X存在时，数据类型…": X's
         params = (name, *params)
     return params == (name,) or (name in params and len(params) == 2 and set(kinds) <= _RELATIONS)
-
-
-def closest(text: str) -> str:
-    """The pattern (or known phrasing) nearest ``text``: most keyword characters in common (half
-    as many without its first keyword), then the most similar example sentence."""
-    candidates = [(p.name, p.keywords, p.example) for p in PATTERNS] + list(_NAMES_ONLY)
-    lowered = text.lower()
-
-    def score(item: tuple[str, tuple[str, ...], str]) -> tuple[float, float]:
-        name, keywords, example = item
-        hits = sum(len(k) for k in keywords if k.lower() in lowered)
-        anchored = hits if keywords[0].lower() in lowered else hits / 2
-        return anchored, difflib.SequenceMatcher(None, text, example).ratio()
-
-    return max(candidates, key=score)[0]
-
-
-def pattern_names() -> tuple[str, ...]:
-    return tuple(p.name for p in PATTERNS) + tuple(n for n, _, _ in _NAMES_ONLY)
