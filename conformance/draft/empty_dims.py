@@ -4,11 +4,10 @@
 ``zero_dim`` mode with ``at``: indices inside them at every rank the draw may take)."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review
 
 KIND = "empty_dims"
 
@@ -39,7 +38,7 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
 
 
 def zero_at(of: dict[str, str], draws: dict[str, Any], clauses: list[Clause],
-            review: Callable[[Sentence, str], None]) -> None:
+            review: Review) -> None:
     """Each clause's zero dim put inside its dims (``of``: each tensor's shape draw): indices
     that are among them at every rank the draw takes; none such, or a tensor not drawn by a
     ``shape`` of its own with whole-number ranks: the clause goes for review."""

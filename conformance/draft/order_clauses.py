@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review, Sentence
 from conformance.spec.expression_functions import FUNCTIONS
 
 _NUMBERS = ("int", "float", "scalar")
@@ -34,7 +34,7 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
 
 
 def draws(ctx: Context, draws: dict[str, Any], clauses: list[Clause], draw_of: Callable[[str], str],
-          review: Callable[..., None]) -> set[str]:
+          review: Review) -> set[str]:
     """The larger attribute drawn one above the smaller (after it), broken one below; a clause
     whose larger attribute another clause also speaks of goes for review. The attributes drawn."""
     drawn = set()

@@ -3,14 +3,12 @@ codes: not_null, dtype_in (per product), format_in, rank_in, value_in. A limit t
 no error row speaks of is a clause with ``on_violation: unspecified``."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, source
-from conformance.draft.facts import ParamRow, Sentence
+from conformance.draft.facts import ParamRow, Review, Sentence
 from conformance.draft.null_rows import all_but
-
-Review = Callable[[Sentence, str], None]  # (sentence, closest pattern) → a review clause
 
 
 def _scope(ctx: Context, e: Evidence, names: Iterable[str]) -> list[str]:

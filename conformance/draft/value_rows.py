@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
-from conformance.draft.facts import Sentence
+from conformance.draft.facts import Review
 
 
 def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
@@ -68,7 +68,7 @@ def same_length(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
 
 
 def length_breaks(draws: dict[str, Any], clauses: list[Clause], draw_of: Callable[[str], str],
-                  review: Callable[[Sentence, str], None]) -> None:
+                  review: Review) -> None:
     """A same-length clause's break: its last array drawn one element longer (the others as
     drawn); one whose array is not drawn as a run of ones goes for review."""
     for c in [c for c in clauses if "_longer" in c]:
