@@ -84,3 +84,31 @@ def test_an_item_whose_backend_rejects_nothing_needs_no_extra_pass(specs, tmp_pa
     record = run_item(Item(KL, "atlas-a2", "FLOAT", "numerics"), judge, specs,
                       RunSettings(20, 0, tmp_path, "fake"))
     assert record.outcome == "pass" and record.cases == record.judged == 20
+
+
+def test_an_item_our_generator_cannot_build_is_insufficient_with_the_reason(specs, tmp_path, monkeypatch):
+    """A clause no case breaks alone on a product (Hypothesis: Unsatisfiable) is our side's
+    limit: never an item error (which reads as the backend's nonconformance), never a pass."""
+    import hypothesis.strategies as st
+
+    from conformance.run import item_runner
+
+    nothing = st.integers().filter(lambda _: False)
+    monkeypatch.setattr(item_runner, "_strategy", lambda item, specs: nothing)
+    judge = MostlyRejects()
+    record = run_item(Item(KL, "atlas-a2", "KL-DTYPE", "status"), judge, specs,
+                      RunSettings(20, 0, tmp_path, "fake"))
+    assert judge.calls == 0 and record.cases == 0 and record.error is None
+    assert (record.outcome, record.judged, record.quota) == ("insufficient", 0, 1)
+    assert record.note == ("no case breaks KL-DTYPE without breaking another clause on atlas-a2: "
+                           "not testable there")
+    assert record.evidence_rows == [("KL-DTYPE", "status")]
+    report = build_report(META, [record], 1.0)
+    assert report["outcome"] == "incomplete" and report["items"][0]["note"] == record.note
+    assert f"judged 0 of 1 cases ({record.note})" in junit_xml(report).decode()
+    html = render_html(report)
+    assert f'<li data-item="{record.item}"><code>{record.item}</code>: {record.note}</li>' in html
+    valid = run_item(Item(KL, "atlas-a2", "FLOAT", "numerics"), judge, specs,
+                     RunSettings(20, 0, tmp_path, "fake"))
+    assert valid.outcome == "insufficient"
+    assert valid.note == "no valid case of FLOAT could be drawn on atlas-a2"

@@ -120,7 +120,8 @@ def _evidence(report: dict[str, Any], row: dict[str, Any]) -> str:
     prefix = f"{row['api']}/{row['product']}/"
     short = [i for i in report.get("items", [])
              if i["outcome"] == "insufficient" and i["item"].startswith(prefix)]
-    said = "; ".join(f"{i['item']} judged {i.get('judged', 0)} of {i.get('quota', 0)} cases" for i in short)
+    said = "; ".join(f"{i['item']} judged {i.get('judged', 0)} of {i.get('quota', 0)} cases"
+                     + (f" ({i['note']})" if i.get("note") else "") for i in short)
     return said or f"{row.get('insufficient', 0)} item(s) judged too few cases"
 
 

@@ -67,7 +67,9 @@ def view(report: dict[str, Any]) -> dict[str, Any]:
             "failing": failing_clauses(report, matrix, "fail"),
             "waived": failing_clauses(report, matrix, "waived"),
             "waivers": {"applied": [], "expired": [], "stale": [], **(report.get("waivers") or {})},
-            "not_run": not_run_groups(report), "charts": numerics_charts(report, apis),
+            "not_run": not_run_groups(report),
+            "unbuilt": [i for i in report.get("items", []) if i.get("note")],  # (no case built)
+            "charts": numerics_charts(report, apis),
             "observations": observations(report), "errors": list(report.get("errors") or [])}
 
 

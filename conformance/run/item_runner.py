@@ -11,7 +11,7 @@ from typing import Any
 
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis.errors import Flaky
+from hypothesis.errors import Flaky, Unsatisfiable
 
 from conformance.check.case_store import case_path, save_case
 from conformance.check.describe import shapes_of
@@ -143,7 +143,12 @@ EXTRA_PASSES = 2
 def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                     record: ItemRecord) -> None:
     for attempt in range(1 + EXTRA_PASSES):
-        _run_pass(item, judge, specs, cfg, record, attempt)
+        try:
+            _run_pass(item, judge, specs, cfg, record, attempt)
+        except Unsatisfiable:  # our side built no case: the item cannot pass, nor blame the backend
+            record.note = _unbuildable(item, specs)
+            record.quota = max(1, min(cfg.max_examples // 2, record.cases // 2))
+            break
         # the quota: half the examples asked for, or half of what the generator could draw
         record.quota = min(cfg.max_examples // 2, record.cases // 2)
         if record.findings or record.judged >= record.quota:
@@ -151,6 +156,14 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
     family_kinds = EVIDENCE[record.family]
     rows = sorted({(c, k) for c, k, _ in record.checks if k in family_kinds})
     record.evidence_rows = rows or [(_default_clause(item, specs), family_kinds[0])]
+
+
+def _unbuildable(item: Item, specs: SpecSet) -> str:
+    """Why an item drew no case (Hypothesis found none its filter keeps)."""
+    if item.subject in specs.operator(item.api).test_dtypes(item.product):
+        return f"no valid case of {item.subject} could be drawn on {item.product}"
+    return (f"no case breaks {item.subject} without breaking another clause on {item.product}: "
+            "not testable there")
 
 
 def _default_clause(item: Item, specs: SpecSet) -> str:
