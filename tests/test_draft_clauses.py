@@ -10,7 +10,7 @@ from draft_facts import PRODUCTS, at, error, param, products, toy_dim, toy_loss
 
 from conformance.cases.oracle import explain
 from conformance.draft.clauses import draft_clauses
-from conformance.draft.context import prefix
+from conformance.draft.context import Evidence, prefix, reading
 from conformance.draft.emit import draft_spec, vocabulary_additions
 from conformance.draft.facts import PageError, PrototypeParam, Sentence, Where
 from conformance.draft.pack import write_pack
@@ -20,6 +20,13 @@ from conformance.generate.choosers import FixedChooser
 from conformance.generate.dry_run import load_operator
 from conformance.spec.loader import specs_dir, vocabulary_for
 from conformance.spec.model import SpecSet
+
+
+def test_a_clause_left_out_is_reviewed_under_what_it_was_read_as():
+    said = Sentence("x的shape与y不一致", Where("errors", 3))
+    read = Evidence("same_shape", "shapes differ", ("x", "y"), "ACLNN_ERR_PARAM_INVALID", said, {}, 0)
+    assert reading({"kind": "same_shape", "_evidence": [read]}) == "shapes differ"
+    assert reading({"kind": "rank_in"}) == "rank_in"  # read from the parameter table, no sentence
 
 
 def test_prefix_is_the_capitals_of_the_api():

@@ -60,7 +60,7 @@ def test_the_stats_count_the_ties(tmp_path, capsys):
     total = json.loads((tmp_path / "draft-stats.json").read_text(encoding="utf-8"))["total"]
     assert (total["dtype_ties"], total["drafts_with_dtype_ties"], total["reviews"]) == (2, 1, 2)
     printed = capsys.readouterr().out
-    assert "review clauses: 2 (2 keep tensors in one dtype in valid cases, in 1 drafts)" in printed
+    assert "review clauses: 2 (2 keep tensors in one dtype in valid cases, in 1 draft)" in printed
 
 
 @pytest.fixture(scope="module")

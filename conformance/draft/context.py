@@ -85,6 +85,13 @@ class Context:
         return f"{prefix(self.facts.api)}-{part}" + (f"-{n}" if n > 1 else "")
 
 
+def reading(clause: Clause) -> str:
+    """What a clause was read as, for the review clause it becomes when left out: the pattern of
+    the first error-row sentence it encodes, else its kind."""
+    evidence = clause.get("_evidence") or [None]
+    return evidence[0].pattern if evidence[0] is not None else clause["kind"]
+
+
 def expressible(*names: str) -> bool:
     """Whether clause expressions can name these parameters (a C name such as ``lambda`` or
     ``from`` is a Python keyword: the expression parser cannot)."""

@@ -12,7 +12,7 @@ import yaml
 
 from conformance.draft.breakable import pack_vocabulary, unbreakable
 from conformance.draft.clauses import Draft, draft_clauses, recount
-from conformance.draft.context import product_id, source
+from conformance.draft.context import product_id, reading, source
 from conformance.draft.dtype_ties import dtype_together
 from conformance.draft.facts import PageFacts, Sentence, Where
 from conformance.draft.generate_section import generate_section
@@ -63,9 +63,7 @@ def _untestable(draft: Draft, text: str) -> bool:
     for c in draft.clauses:  # (a conditional one: its condition may be one no boundary draw meets)
         if c["id"] in gone and (c["id"] in drawn or "_conditional" in c) \
                 and str(c.get("on_violation")).startswith("ACLNN_"):
-            evidence = c.get("_evidence") or [None]
-            draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)),
-                         evidence[0].pattern if evidence[0] is not None else c["kind"])
+            draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)), reading(c))
     draft.clauses = [c for c in draft.clauses if c["id"] not in gone]
     draft.implied += sorted(gone)
     return bool(gone)

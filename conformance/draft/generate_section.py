@@ -23,7 +23,7 @@ from conformance.draft import (
     order_clauses,
     value_rows,
 )
-from conformance.draft.context import Clause, Context, expressible
+from conformance.draft.context import Clause, Context, expressible, reading
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes, draw_shapes
 
@@ -129,7 +129,7 @@ def _resolve_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Revi
             c["break"] = {draw: {"mode": mode}}
         elif str(c.get("on_violation", "")).startswith("ACLNN_"):  # a code needs a break
             clauses.remove(c)
-            review(Sentence(c["source"]["quote"], _where(ctx, param)), "shape condition")
+            review(Sentence(c["source"]["quote"], _where(ctx, param)), reading(c))
 
 
 def _numel_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Review) -> None:

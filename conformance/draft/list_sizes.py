@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Sentence
 from conformance.draft.patterns import is_conditional
 from conformance.draft.sentence_limits import IDENT
@@ -89,7 +89,7 @@ def draws(ctx: Context, s, clauses: list[Clause], review) -> None:  # noqa: ANN0
         if ref is None or s.members(owner) != [owner] or owner not in s.guessed or not inside \
                 or name in s.draws or name in ctx.params:
             clauses.remove(c)
-            review(Sentence(c["source"]["quote"], ctx.rows[owner].where), "shape condition")
+            review(Sentence(c["source"]["quote"], ctx.rows[owner].where), reading(c))
             continue
         s.draws[name] = {"expr": ref}
         s.of[owner], s.ranges[name] = name, s.ranges[ref]

@@ -74,6 +74,10 @@ def stats_document(pages: list[dict[str, Any]], failures: list[dict[str, str]],
             "failures": failures, "skipped": list(skipped), "not_operator": list(not_operator)}
 
 
+def _drafts(n: int) -> str:
+    return f"{n} draft" if n == 1 else f"{n} drafts"
+
+
 def _pct(share: float | None) -> str:
     return "-" if share is None else f"{100 * share:.0f}%"
 
@@ -95,7 +99,7 @@ def render(doc: dict[str, Any], limit: int = 25) -> str:
               f"error rows: {t['error_rows']}, turned into checkable clauses: "
               f"{t['error_rows_checkable']} ({_pct(t['share_checkable'])}); review clauses: {t['reviews']} "
               f"({t.get('dtype_ties', 0)} keep tensors in one dtype in valid cases, in "
-              f"{t.get('drafts_with_dtype_ties', 0)} drafts)",
+              f"{_drafts(t.get('drafts_with_dtype_ties', 0))})",
               "clauses by kind: " + ", ".join(f"{k} {n}" for k, n in t["clauses"].items()),
               "error-row sentences by pattern: " + ", ".join(f"{k} {n}" for k, n in t["patterns"].items())]
     return "\n".join(lines)
