@@ -40,7 +40,8 @@ ALPHA_ROW = "alpha无法转换为self和other推导后的数据类型。"
 
 def toy_scaled(rows: tuple = (), out: tuple[str, ...] = ("FLOAT",)) -> PageFacts:
     """aclnnToyScaled(self, other, alpha, out): out = self + alpha * other; FLOAT/INT32/BOOL inputs,
-    alpha also COMPLEX64, out FLOAT (or ``out``). A null row, a promotion row, the alpha row, then ``rows``."""
+    alpha also COMPLEX64, out FLOAT (or ``out``). A null row, a promotion row, the alpha row, then
+    ``rows``."""
     proto = (PrototypeParam("self", "aclTensor*", const=True, optional=False),
              PrototypeParam("other", "aclTensor*", const=True, optional=False),
              PrototypeParam("alpha", "aclScalar*", const=True, optional=False),
