@@ -144,3 +144,22 @@ def test_a_backend_refusing_a_cast_it_must_accept_is_caught(spec, specs):
     assert explain(case, specs).expected == "success"
     assert _judge(ReferenceBackend, specs, case) == []
     assert [f.kind for f in _judge(CastsAlphaStrictly, specs, case)] == ["status"]
+
+
+@pytest.mark.slow
+def test_runs_of_the_toy_operator(tmp_path, no_packs_left):
+    """A whole run: the reference conformant; each planted bug caught on status only."""
+    import conformance
+
+    toy = Path(__file__).parent / "toy_promotion.py"
+    got = {}
+    for backend in ("reference", f"{toy}:CastsAnything", f"{toy}:CastsAlphaStrictly"):
+        report = conformance.run_suite(backend, specs=[SPEC_DIR], ops=[API], profile="quick",
+                                       report_dir=tmp_path / backend.rsplit(":", 1)[-1], isolate=False)
+        got[backend.rsplit(":", 1)[-1]] = (report["outcome"], {f["kind"] for f in report["findings"]},
+                                           {f["clause"] for f in report["findings"]})
+    assert got == {
+        "reference": ("conformant", set(), set()),
+        "CastsAnything": ("nonconformant", {"status"}, {"TSM-SELF-CAST", "TSM-ALPHA-CAST"}),
+        # a valid case refused: blamed on the phase clause (no clause's 'when' names it)
+        "CastsAlphaStrictly": ("nonconformant", {"status"}, {f"{API}:status"})}
