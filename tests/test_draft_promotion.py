@@ -38,6 +38,14 @@ NAMES = ("self", "other", "out", "gradOutput", "gradInput", "alpha", "outMask")
     ("参数out的数据类型不是self可转换的。", "dtype cast", ("out", "self"), {"from": ["self"], "to": "out"}),
     ("self与out的数据类型不满足互转换关系", "dtype cast", ("self", "out"), {"pair": ["self", "out"]}),
     ("self与out的dtype不可转换", "dtype cast", ("self", "out"), {"pair": ["self", "out"]}),
+    ("alpha无法转换为self和other推导后的数据类型", "dtype cast", ("alpha", "self", "other"),
+     {"from": ["alpha"], "to": ["self", "other"]}),
+    ("参数alpha、other的数据类型不可转换为FLOAT", "dtype cast", ("alpha", "other"),
+     {"from": ["alpha", "other"], "to": "FLOAT", "each": True}),
+    ("alpha，other的数据类型无法转换成self的数据类型", "dtype cast", ("alpha", "other", "self"),
+     {"from": ["alpha", "other"], "to": "self", "each": True}),
+    ("self和other进行数据类型推导后的类型无法cast为out的数据类型", "dtype cast", ("self", "other", "out"),
+     {"from": ["self", "other"], "to": "out"}),
 ])
 def test_phrasings(text, pattern, params, limits):
     m = match(text.rstrip("。"), NAMES)
@@ -50,7 +58,6 @@ def test_phrasings(text, pattern, params, limits):
     "self或other无法做数据类型推导后的结果不在支持的范围之内",
     "计算结果的数据类型无法转换为指定输出out的类型",  # a compute dtype, not the promoted one
     "推导出的数据类型/数据格式无法转换为指定输出out的类型/格式",
-    "alpha无法转换为self和other推导后的数据类型",
     "self或other不能转换成out的数据类型",
     "数据类型无法转换为out的类型",  # whose?
 ])
@@ -124,13 +131,27 @@ def test_a_promotion_the_lists_cannot_break_is_left_out(vocab):
     assert (stats["error_rows"], stats["error_rows_checkable"]) == (5, 4)
 
 
-def test_a_cast_row_naming_an_attribute_or_an_input_is_no_clause(vocab):
+def test_a_cast_row_naming_an_attribute_or_a_promotion_with_an_output_is_no_clause(vocab):
     rows = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的self、other或out是空指针。", 1),
-            error("ACLNN_ERR_PARAM_INVALID", 161002, "self的数据类型无法转换为other的数据类型。", 2),
+            error("ACLNN_ERR_PARAM_INVALID", 161002, "self的数据类型无法转换为dtype的数据类型。", 2),
             error("ACLNN_ERR_PARAM_INVALID", 161002, "self和out的数据类型不满足数据类型推导规则。", 3))
     d = draft_spec(toy_blend(rows=rows), vocab, "toy/ops: x.md")
     assert not [c for c in d.spec["constraints"] if c["kind"] in ("promotable", "castable")]
     assert page_stats(d)["error_rows_checkable"] == 1
+
+
+def test_a_cast_row_into_an_input_is_read_and_left_out_where_the_lists_cannot_break_it(vocab):
+    """self into other's dtype: read as castable [self] -> other. Within these lists every cast is
+    allowed or disputed (FLOAT to INT32), so no case breaks it: the draft leaves it out (implied)."""
+    rows = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的self、other或out是空指针。", 1),
+            error("ACLNN_ERR_PARAM_INVALID", 161002, "self的数据类型无法转换为other的数据类型。", 2))
+    d = draft_spec(toy_blend(rows=rows), vocab, "toy/ops: x.md")
+    assert d.draft.implied == ["TB-CAST"]
+    assert page_stats(d)["error_rows_checkable"] == 1
+    d = draft_spec(toy_blend(rows=rows, other_dtypes=("FLOAT", "BOOL")), vocab, "toy/ops: x.md")
+    assert [(c["params"], c["to"]) for c in d.spec["constraints"] if c["kind"] == "castable"] == [
+        (["self"], "other")]
+    assert page_stats(d)["error_rows_checkable"] == 2
 
 
 def test_the_usage_note_joins_the_coded_clause(vocab):

@@ -109,7 +109,7 @@ def test_meaning(spec):
 
 
 @pytest.mark.parametrize("edit, words", [
-    (("    to: out", "    to: self"), "castable 'to' names 'self', not an output tensor parameter"),
+    (("    to: out", "    to: shape"), "castable 'to' names 'shape', neither a parameter nor a dtype"),
     (("    to: out\n", ""), "to"),
 ])
 def test_bad_clauses_are_spec_errors(specs, edit, words):

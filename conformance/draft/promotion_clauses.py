@@ -2,11 +2,13 @@
 类型无法转换为指定输出out的类型") and the usage notes ("需满足数据类型推导规则", uncoded).
 
 A promotion sentence counts only when every parameter it names is an input with a dtype (a
-sentence naming an output is about something else). A cast sentence names its output ("to"), and
-either its sources or nothing: "the promoted dtype", whose inputs the promotion sentence of the
-same row names (else the page's one promotion clause, coded or from the notes; else the page's
-one input, a tensor list; else it is not read). Whether a clause can be
-broken within the page's dtype lists is decided later, as for every clause (breakable.py).
+sentence naming an output is about something else). A cast sentence names its target ("to": a
+tensor or scalar of any role, a dtype, or inputs whose promoted dtype it is), and either its
+sources (several with no promotion said: one clause each) or nothing: "the promoted dtype", whose
+inputs the promotion sentence of the same row names (else the page's one promotion clause, coded
+or from the notes; else the page's one input, a tensor list; else it is not read). Whether a
+clause can be broken within the page's dtype lists is decided later, as for every clause
+(breakable.py).
 """
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ def _members(ctx: Context, params: tuple[str, ...], scope_all: bool) -> list[str
 
 
 def _add(clauses: list[Clause], ctx: Context, kind: str, params: list[str], e: Evidence,
-         to: str | None = None) -> None:
+         to: str | list[str] | None = None) -> None:
     """One clause per (parameters, output, code); sentences saying the same join it."""
     for c in clauses:
         if c["kind"] == kind and c["params"] == params and c.get("to") == to \
@@ -79,13 +81,18 @@ def _castable(ctx: Context, evidence: list[Evidence], promotions: list[Clause]) 
     out: list[Clause] = []
     for e in evidence:
         found = _cast_ends(ctx, e, promotions)
-        if found is not None:
-            _add(out, ctx, "castable", found[0], e, found[1])
+        if found is None:
+            continue
+        sources, to = found
+        for group in ([[s] for s in sources] if e.limits.get("each") else [sources]):
+            _add(out, ctx, "castable", group, e, to)
     return out
 
 
-def _cast_ends(ctx: Context, e: Evidence, promotions: list[Clause]) -> tuple[list[str], str] | None:
-    """(sources, output) of a cast sentence; None when it cannot be placed."""
+def _cast_ends(ctx: Context, e: Evidence, promotions: list[Clause]
+               ) -> tuple[list[str], str | list[str]] | None:
+    """(sources, target) of a cast sentence; None when it cannot be placed. The target is a tensor
+    or scalar, a dtype, or inputs whose promoted dtype it is ("self和other推导后的数据类型")."""
     outputs = [n for n in ctx.tensors if ctx.params[n]["role"] == "output"]
     if "pair" in e.limits:
         a, b = e.limits["pair"]  # "self与out的数据类型不满足互转换关系": the output is 'to'
@@ -94,19 +101,31 @@ def _cast_ends(ctx: Context, e: Evidence, promotions: list[Clause]) -> tuple[lis
         sources, to = ([a], b) if b in outputs else ([b], a)
     else:
         sources, to = list(e.limits["from"]), e.limits["to"]
-    if to not in outputs:
+    target = _target(ctx, to)
+    if target is None or sources == [to]:
         return None
     if not sources:  # "推导出的数据类型": the row's promotion, else the page's only one
         same_row = [c for c in promotions if any(x.row == e.row for x in c["_evidence"])]
         coded = [c for c in promotions if c["_evidence"]]  # (as before the notes were read)
         pick = same_row or [c for c in (coded or promotions) if len(coded or promotions) == 1]
         if len(pick) == 1:
-            return list(pick[0]["params"]), to
+            return list(pick[0]["params"]), target
         typed = [n for n in _inputs(ctx) if n != to]  # one list and nothing else: its elements'
         one_list = not promotions and len(typed) == 1 and ctx.params[typed[0]]["kind"] == "tensor_list"
-        return (typed, to) if one_list else None
+        return (typed, target) if one_list else None
     members = _members(ctx, tuple(sources), False)
-    return (members, to) if members else None
+    return (members, target) if members else None
+
+
+def _target(ctx: Context, to: str | list[str]) -> str | list[str] | None:
+    """A tensor or scalar parameter (any role: "无法转换为self的数据类型"), several inputs (their
+    promoted dtype), or a dtype name; None for anything else (an attribute the spec leaves out)."""
+    if isinstance(to, list):
+        members = _members(ctx, tuple(to), False)
+        return members if members and len(members) == len(to) and _several(ctx, members) else None
+    if to in ctx.params:
+        return to if ctx.params[to]["kind"] in ("tensor", "scalar") else None
+    return ctx.vocab.dtype(to)
 
 
 def _notes(ctx: Context, clauses: list[Clause]) -> None:

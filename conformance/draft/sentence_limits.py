@@ -145,29 +145,47 @@ def sign_limits(text: str) -> Limits | None:
 
 
 _SOURCES = rf"((?:{NAME}\s*(?:、|,|，|和|与)\s*)*{NAME})?"
-_CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导)(?:为|成)\s*(?:指定)?(?:的)?(?:输出)?\s*"
+_CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导|cast)(?:为|成|到)\s*(?:指定)?(?:的)?(?:输出)?\s*"
+_PROMOTED = r"(?:进行数据类型)?推导(?:出|后|之后)的(?:数据)?类型"
 # "推导出的数据类型无法转换为指定输出out的类型" (the promoted dtype), "self和other推导出的数据类型不能
 # 转换为out的数据类型", "self的数据类型无法转换为out的数据类型", "参数out的数据类型不是self可转换的",
-# "self与out的数据类型不满足互转换关系": a computed dtype that cannot be cast to an output's
+# "self与out的数据类型不满足互转换关系": a computed dtype that cannot be cast to a tensor's;
+# "alpha无法转换为self和other推导后的数据类型": to their promoted dtype; "alpha的数据类型不可转换为
+# FLOAT": to a dtype (or a parameter) named bare
 CAST = (
-    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:推导(?:出|后)的数据类型|的数据类型|数据类型)?\s*{_CAST_VERB}"
+    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:{_PROMOTED}|的数据类型|数据类型)?\s*{_CAST_VERB}"
         rf"({NAME})\s*的?(?:数据)?类型$"),
     rx(rf"^(?:参数)?\s*({NAME})\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
     rx(rf"^({NAME})\s*(?:与|和)\s*({NAME})\s*的\s*(?:数据类型|dtype)\s*"
         r"(?:不满足互转换(?:规则|关系)|不可转换|不一致且无法转换)$"),
+    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:的数据类型)?\s*{_CAST_VERB}{_SOURCES}\s*{_PROMOTED}$"),
+    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:的数据类型|数据类型)?\s*{_CAST_VERB}({NAME})$"),
 )
 
 
 def cast_limits(text: str) -> Limits | None:
-    """``{"from": [names], "to": name}`` (from empty: the promoted dtype the row speaks of), or
-    ``{"pair": [a, b]}`` where one of the two is the output (promotion_clauses.py tells which)."""
+    """``{"from": [names], "to": name}`` (from empty: the promoted dtype the row speaks of; ``to`` a
+    parameter or a dtype, a list: their promoted dtype; ``each``: every source cast on its own,
+    "beta，threshold的数据类型无法转换成self的数据类型"), or ``{"pair": [a, b]}`` where one of the
+    two is the output (promotion_clauses.py tells which)."""
     if m := CAST[0].search(text):
         sources = IDENT.findall(m[1] or "")
         if not sources and "推导" not in text:
             return None  # "数据类型无法转换为out的类型": whose?
-        return {"from": sources, "to": m[2]}
+        return _each({"from": sources, "to": m[2]}, text)
     if m := CAST[1].search(text):
-        return {"from": IDENT.findall(m[2] or ""), "to": m[1]}
+        return _each({"from": IDENT.findall(m[2] or ""), "to": m[1]}, text)
     if m := CAST[2].search(text):
         return {"pair": [m[1], m[2]]}
+    if (m := CAST[3].search(text)) and m[1] and m[2]:
+        return _each({"from": IDENT.findall(m[1]), "to": IDENT.findall(m[2])}, text[:m.start(2)])
+    if (m := CAST[4].search(text)) and m[1]:
+        return _each({"from": IDENT.findall(m[1]), "to": m[2]}, text)
     return None
+
+
+def _each(limits: Limits, text: str) -> Limits:
+    """Several sources with no promotion said before the cast are each cast on their own."""
+    if len(limits["from"]) > 1 and "推导" not in text:
+        limits["each"] = True
+    return limits

@@ -93,10 +93,10 @@ def _with(args: Args, group: list[str], dtype: str) -> Args:
 
 
 def variants(c: Constraint, args: Args, spec: OperatorSpec, product: str) -> list[Args]:
-    """Cases breaking ``c`` alone: one dtype group of its parameters (or castable's ``to``) in
+    """Cases breaking ``c`` alone: one dtype group of its parameters (or castable's ``to`` ones) in
     another dtype its lists admit, such that ``c`` is violated (settled: no disputed cast) and every
     other dtype clause still holds."""
-    named = set(c.params) | ({c.options["to"]} if c.kind == "castable" else set())
+    named = set(c.params) | set(c.options["to_params"] if c.kind == "castable" else ())
     others = [o for o in spec.constraints if o.kind in _DTYPE_KINDS and o.id != c.id]
     out: list[Args] = []
     for group in spec.dtype_groups():

@@ -112,8 +112,8 @@ DTYPE_RELATIONS = ("promotable", "castable")
 
 def check_dtype_relation(kind: str, raw: dict[str, Any], params: dict[str, Param], has_rules: bool,
                          fail: Fail, *at: Any) -> None:
-    """A promotable or castable clause names arguments with a dtype; castable's ``to`` is an
-    output tensor; the vocabulary must hold the tables."""
+    """A promotable or castable clause names arguments with a dtype; the vocabulary must hold the
+    tables (castable's ``to``: cast_target)."""
     if kind not in DTYPE_RELATIONS:
         return
     if not has_rules:
@@ -123,7 +123,21 @@ def check_dtype_relation(kind: str, raw: dict[str, Any], params: dict[str, Param
         if params[name].kind not in ("tensor", "tensor_list", "scalar"):
             raise fail(f"a {kind} clause needs parameters with a dtype (tensor, tensor_list, scalar), "
                        f"{name!r} is {params[name].kind}", *at, "params", j)
-    target = raw.get("to")
-    if target is not None and (target not in params or params[target].kind != "tensor"
-                               or params[target].role != "output"):
-        raise fail(f"castable 'to' names {target!r}, not an output tensor parameter", *at, "to")
+
+
+def cast_target(raw: dict[str, Any], params: dict[str, Param], dtype: Callable[[str], str | None],
+                fail: Fail, *at: Any) -> tuple[tuple[str, ...], str | None]:
+    """castable's ``to``: ``(names, None)`` where it names parameters (their promoted dtype; one:
+    its own dtype), tensors or scalars of any role; ``((), DTYPE)`` where it is a dtype name."""
+    target = raw["to"]
+    names = [target] if isinstance(target, str) else list(target)
+    if isinstance(target, str) and target not in params:
+        canonical = dtype(target)
+        if canonical is None:
+            raise fail(f"castable 'to' names {target!r}, neither a parameter nor a dtype", *at, "to")
+        return (), canonical
+    for j, name in enumerate(names):
+        if name not in params or params[name].kind not in ("tensor", "scalar"):
+            raise fail(f"castable 'to' names {name!r}, not a tensor or scalar parameter",
+                       *at, "to", *([] if isinstance(target, str) else [j]))
+    return tuple(names), None

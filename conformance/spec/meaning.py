@@ -116,7 +116,7 @@ def _relations(spec: OperatorSpec) -> Iterator[Fact]:
     """same_dtype and same_shape tie parameters transitively: clauses of one outcome are merged into
     groups (a draft may say with one clause what a hand spec says with two). broadcastable is not
     transitive: one group per clause. ``same: true`` on rank_in is a same_rank group; promotable
-    and castable clauses are one fact each (castable's key names its output)."""
+    and castable clauses are one fact each (castable's key names its target)."""
     by_key: dict[str, list[Constraint]] = {}
     for kind, clauses in (("same_dtype", [c for c in spec.constraints if c.ties_dtypes
                                           and c.list_tie == "all"]),
@@ -135,8 +135,10 @@ def _relations(spec: OperatorSpec) -> Iterator[Fact]:
             by_key.setdefault(_set_key(kind, c.params), []).append(c)
         if c.kind == "promotable":  # the inputs have a promoted dtype (the vendor's table)
             by_key.setdefault(_set_key("promotable", c.params), []).append(c)
-        if c.kind == "castable":  # ... which may be cast to the output's dtype
-            by_key.setdefault(f"{_set_key('castable', c.params)} -> {c.options['to']}", []).append(c)
+        if c.kind == "castable":  # ... which may be cast to to's dtype (a list: their promoted one)
+            to = c.options["to_dtype"] or c.options["to"]
+            target = to if isinstance(to, str) else _set_key("promoted", to)
+            by_key.setdefault(f"{_set_key('castable', c.params)} -> {target}", []).append(c)
     for key, clauses in by_key.items():
         members = tuple(sorted({p for c in clauses for p in c.params}))
         yield _merged("relations", key, members, clauses)

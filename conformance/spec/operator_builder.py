@@ -12,6 +12,7 @@ from typing import Any
 from conformance.errors import SpecError
 from conformance.spec.clause_checks import (
     DTYPE_RELATIONS,
+    cast_target,
     check_clause_options,
     check_cycles,
     check_dtype_relation,
@@ -154,6 +155,9 @@ class OperatorBuilder:
         check_dtype_relation(kind, raw, params, self.vocab.dtype_rules is not None, self.fail, *at)
         if kind in DTYPE_RELATIONS:
             options["dtype_rules"] = self.vocab.dtype_rules
+        if kind == "castable":
+            options["to_params"], options["to_dtype"] = cast_target(raw, params, self.vocab.dtype,
+                                                                    self.fail, *at)
         if kind == "data_in":  # (check_kind_params made sure each has one)
             options["domains"] = {p: self.domains[p] for p in raw["params"]}
         if kind == "dtype_in":
