@@ -149,6 +149,9 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
             omitted[p.name] = p.ctype  # (a required string whose values the page never quotes)
             continue
         output = row.direction == "output" if row is not None else not p.const
+        # the vendor names an in-place tensor xRef: the call writes it even where its row says 输入
+        # only (checked as an input, a correct in-place kernel would fail inputs-unchanged)
+        output = output or p.name.endswith("Ref") and kind in TENSOR_KINDS
         role = ("output" if output else "input") if kind in TENSOR_KINDS else \
             "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
