@@ -71,8 +71,11 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
         return {"sampled": [v for v in FLOATS if v > 0] if positive else list(FLOATS)}, False
     if kind == "int":
         return {"integers": [1, 2] if positive else [0, 1]}, True
-    size = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]),
-                next((max(c["_lengths"][1]) for c in clauses if name in c.get("_lengths", ((), ()))[0]), 1))
+    exact = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]), None)
+    if kind == "bool_array":  # every element true (an outputMask asking for every output)
+        return {"expr": f"[True] * {exact or 1}"}, exact is None
+    size = exact or next((max(c["_lengths"][1]) for c in clauses
+                          if name in c.get("_lengths", ((), ()))[0]), 1)
     return {"expr": f"[1] * {size}" if size != 1 else "[1]"}, True
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from conformance.draft.facts import ParamRow, Review, Sentence
 from conformance.draft.words import QUOTE
 
-_POINTERS = ("tensor", "tensor_list", "scalar", "int_array")
+_POINTERS = ("tensor", "tensor_list", "scalar", "int_array", "bool_array")
 COUNT = [1, 3]  # elements per drawn list: the count clauses rarely fix; more only cost time
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _QUOTED = re.compile(rf"{QUOTE}([A-Za-z0-9_\-]+){QUOTE}")

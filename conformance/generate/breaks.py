@@ -140,7 +140,8 @@ def _length(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
         if isinstance(value, TensorList):
             out += _list_lengths(c, value, _position_tied(ctx.spec, p, args), args)
         elif value is not None:
-            out.append(_set(args, **{p: tuple(value) + (0,)}))
+            grown = (True,) if ctx.spec.params[p].kind == "bool_array" else (0,)
+            out.append(_set(args, **{p: tuple(value) + grown}))
             if value:
                 out.append(_set(args, **{p: tuple(value)[:-1]}))
     return out

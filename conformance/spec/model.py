@@ -78,7 +78,7 @@ class DocVersion:
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # tensor | tensor_list | scalar | string | int_array | int | bool | float
+    kind: str  # tensor | tensor_list | scalar | string | int_array | bool_array | int | bool | float
     role: str  # input | output | attr
     values: dict[int, str] | None = None
     optional: bool = False  # documented optional: a null pointer (absent) is a valid argument

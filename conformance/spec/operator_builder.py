@@ -40,8 +40,9 @@ from conformance.spec.yaml_lines import LocatedYaml
 _TENSOR_CLAUSES = {"format_in", "rank_in", "same_shape", "broadcastable", "contiguous"}
 #: The parameter kinds each clause kind may name (a tensor-list clause holds for every element).
 _WANTED: dict[str, tuple[str, ...]] = {
-    "length": ("int_array", "tensor_list"), "value_in": ("int", "bool", "float", "scalar", "string"),
-    "not_null": (*TENSOR_KINDS, "int_array", "scalar", "string"), "dtype_in": DTYPED_KINDS,
+    "length": ("int_array", "bool_array", "tensor_list"),
+    "value_in": ("int", "bool", "float", "scalar", "string"),
+    "not_null": (*TENSOR_KINDS, "int_array", "bool_array", "scalar", "string"), "dtype_in": DTYPED_KINDS,
     "same_dtype": DTYPED_KINDS, "data_in": ("tensor",)}
 
 
