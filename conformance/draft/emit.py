@@ -38,7 +38,7 @@ def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpe
     recount(draft)  # (the generate section leaves out clauses it cannot break)
     spec = spec_dict(draft, generate, document)
     text = spec_yaml(spec, draft, document)
-    for _ in range(3):  # clauses a run cannot test (breakable.py): out, and the spec again
+    for _ in range(4):  # clauses a run cannot test (breakable.py): out, and the spec again
         if not _untestable(draft, text):
             break
         recount(draft)
@@ -51,9 +51,15 @@ def _untestable(draft: Draft, text: str) -> bool:
     """Leave out what a run cannot test; whether anything was. A clause the drawn valid cases
     break (the draft's shapes cannot honour it) is left for review when it has a code; one no case
     breaks alone (another says the same) goes, unless a clause requires it or it names the first
-    tensor's dtypes (the test items), and a conditional one with a code is left for review."""
+    tensor's dtypes (the test items), and a conditional one with a code is left for review. Where
+    clauses with a code and clauses without one break only together, those without go first (a
+    usage note "shape与input相同" beside "当outputMask[0]为true，gradInput的shape与input的shape不相同"):
+    the next round tries the coded ones again."""
     d = DraftedSpec(draft.facts.api, {}, "", draft)
     drawn, lonely = unbreakable(text, draft.facts.api, pack_vocabulary(vocabulary_additions([d])))
+    codes = {c["id"]: str(c.get("on_violation")).startswith("ACLNN_") for c in draft.clauses}
+    if any(codes.get(cid) for cid in lonely) and not all(codes.get(cid) for cid in lonely):
+        lonely = [cid for cid in lonely if not codes.get(cid)]
     first = draft.ctx.tensors[0]
     kept = {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
     gone = set(drawn) | {cid for cid in lonely if cid not in kept
