@@ -82,7 +82,7 @@ def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[st
         return True
     word, given = re.compile(rf"\b{re.escape(name)}\b"), f"present({name})"
     return not any(word.search(t.replace(given, "")) for c in clauses
-                   if c is not clause and clause["id"] not in c.get("requires", [])
+                   if c is not clause and clause.get("id") not in c.get("requires", [])
                    for t in c.get("all", []))
 
 

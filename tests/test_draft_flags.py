@@ -1,0 +1,137 @@
+"""Conditions on flags: the ``bool_array`` parameter kind (an ``aclBoolArray*`` such as outputMask)
+and conditional rows on one of its elements ("当needGrads[0]为true，传入的gradX是空指针时",
+"needGrads[1]为True且gradScale为空指针"), or on an attribute's value with no comma ("mode为skip时eps
+是负数"): conformance/draft/conditions.py, conditional_breaks.py, an invented page in the vendor's
+layout (tests/fixtures/flag_pages) drafted, linted and run against the oracle, and the kind in the
+spec language (case files, the length break)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import by_quote, drafted_fixture
+
+import conformance
+from conformance.cases.case import case_from_dict, case_to_dict
+from conformance.cli.main import main
+from conformance.draft.conditions import read, split
+from conformance.draft.patterns import is_conditional, match
+from conformance.errors import CaseError, SpecError
+from conformance.generate.breaks import variants
+from conformance.generate.dry_run import load_specs
+from conformance.spec.loader import read_operator
+
+PAGES = Path(__file__).parent / "fixtures" / "flag_pages"
+API = "aclnnToyFlaggedGrad"
+NAMES = ["gradY", "x", "scale", "needGrads", "mode", "eps", "gradX", "gradScale", "gradShift"]
+
+pytestmark = pytest.mark.usefixtures("no_packs_left")
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("当needGrads[0]为true，gradX的shape与x的shape不相同",
+     ("needGrads[0]为true", "gradX的shape与x的shape不相同")),
+    ("当needGrads[0]为true，传入的gradX是空指针时", ("needGrads[0]为true", "传入的gradX是空指针")),
+    ("needGrads[1]为True且gradScale为空指针", ("needGrads[1]为True", "gradScale为空指针")),
+    ("mode为skip时eps是负数", ("mode为skip", "eps是负数")),
+    ("mode为\"skip\"时gradX为空指针", ("mode为\"skip\"", "gradX为空指针")),
+    ("x和gradX同时为空指针", None),  # 同时: no condition
+    ("gradX为空指针且x为空指针", None),  # a conjunction with no flag first
+])
+def test_split(text, parts):
+    assert split(text) == parts
+
+
+def test_a_flag_conjunction_is_no_unconditional_null_row():
+    # (it was read as "gradScale is null" naming needGrads and True: never a clause either way)
+    assert is_conditional("needGrads[1]为True且gradScale为空指针")
+    assert match("needGrads[1]为True且gradScale为空指针", NAMES) is None
+    found = read("needGrads[1]为True且gradScale为空指针", NAMES)
+    assert found is not None and found.params == ("gradScale",) and found.limits["body"] == "not_null"
+
+
+drafted = drafted_fixture(PAGES, API)
+
+
+def test_the_bool_array_is_a_parameter_drawn_all_true(drafted):
+    _, spec = drafted
+    assert spec["params"]["needGrads"] == {"kind": "bool_array", "role": "attr"}
+    assert spec["generate"]["draws"]["needGrads"] == {"expr": "[True] * 3"}  # the length row's 3
+    length = by_quote(spec)["needGrads的长度不为3"]
+    assert (length["kind"], length["params"], length["length"]) == ("length", ["needGrads"], 3)
+    null = by_quote(spec)["传入的gradY、x、scale、needGrads是空指针"]
+    assert null["kind"] == "not_null" and "needGrads" in null["params"]
+
+
+def test_element_conditions_and_their_breaks(drafted):
+    _, spec = drafted
+    by = by_quote(spec)
+    length = by["needGrads的长度不为3"]["id"]
+    grad_x = by["当needGrads[0]为true，传入的gradX是空指针时"]
+    assert grad_x["all"] == ["not (needGrads[0]) or present(gradX)"]
+    assert grad_x["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR" and length in grad_x["requires"]
+    assert grad_x["break"] == {"needGrads": {"sampled": [[True, True, True]]},
+                               "gradX_own_shape": {"sampled": [None]}}
+    grad_scale = by["needGrads[1]为True且gradScale为空指针"]
+    assert grad_scale["all"] == ["not (needGrads[1]) or present(gradScale)"]
+    # the shape rule under the same condition requires the null rule: never read on a null gradX
+    shape = by["当needGrads[0]为true，gradX的shape与x的shape不相同"]
+    assert shape["all"] == ["not (needGrads[0]) or x.shape == gradX.shape"]
+    assert {grad_x["id"], length} <= set(shape["requires"])
+    assert shape["break"] == {"needGrads": {"sampled": [[True, True, True]]},
+                              "gradX_own_shape": {"mode": "perturb"}}  # the output, not x
+    eps = by["mode为skip时eps是负数"]
+    assert eps["all"] == ["not (mode == 'skip') or eps >= 0"]
+    assert eps["break"] == {"mode": {"sampled": ["skip"]}, "eps": {"sampled": [-1.0]}}
+
+
+def test_what_is_not_read_exactly_stays_for_review(drafted):
+    _, spec = drafted
+    reviewed = {c["source"]["quote"] for c in spec["constraints"] if c["kind"] == "review"}
+    assert {"当needGrads[4]为true，传入的gradShift是空指针时",  # past the array's length
+            "当needGrads[2]为true，gradShift的数据类型、数据格式和shape不在支持的范围之内"} <= reviewed
+
+
+@pytest.mark.slow
+def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
+    out, spec = drafted
+    assert main(["lint", "--specs", str(out)]) == 0
+    report = conformance.run_suite("oracle", specs=[out], ops=[API], products=["atlas-a2"],
+                                   profile="quick", max_examples=3, isolate=False,
+                                   report_dir=tmp_path / "r")
+    assert report["errors"] == [] and report["findings"] == []
+    flagged = {c["id"] for c in spec["constraints"] if c["kind"] in ("expr", "length")}
+    judged = {r["clause"] for r in report["results"] if r["kind"] == "status" and r["outcome"] == "pass"
+              and r["cases"] > 0}
+    assert len(flagged) == 6 and flagged <= judged
+
+
+# -- the kind in the spec language ---------------------------------------------------------------
+def test_a_bool_array_in_case_files_and_its_length_break(drafted, tmp_path):
+    out, spec = drafted
+    specs = load_specs(out)
+    op = specs.operators[API]
+    tensor = {"shape": [2], "dtype": "FLOAT"}
+    args = {**{n: tensor for n in ("gradY", "x", "scale", "gradX", "gradScale", "gradShift")},
+            "mode": "keep", "eps": 0.5, "needGrads": [True, False, True]}
+    doc = {"api": API, "product": "atlas-a2", "args": args}
+    case = case_from_dict(doc, specs)
+    assert case.args["needGrads"] == (True, False, True)
+    assert case_to_dict(case, {})["args"]["needGrads"] == [True, False, True]
+    with pytest.raises(CaseError, match="true/false"):
+        case_from_dict({**doc, "args": {**args, "needGrads": [1, 0, 1]}}, specs)
+    length = next(c for c in op.constraints if c.kind == "length")
+    grown, shrunk = variants(length, {"needGrads": (True, True, True)}, op, specs.vocabulary, "atlas-a2")
+    assert (grown["needGrads"], shrunk["needGrads"]) == ((True, True, True, True), (True, True))
+
+
+def test_a_length_clause_on_a_bool_array_is_exact(drafted, tmp_path):
+    out, _ = drafted
+    text = (out / f"{API}.yaml").read_text(encoding="utf-8")
+    doc = yaml.safe_load(text)
+    clause = next(c for c in doc["constraints"] if c["kind"] == "length")
+    clause.pop("length")
+    clause["max"] = 3
+    with pytest.raises(SpecError, match="int_array or bool_array gives its exact length"):
+        read_operator(tmp_path / f"{API}.yaml", load_specs(out).vocabulary, text=yaml.safe_dump(doc))
