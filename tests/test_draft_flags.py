@@ -14,6 +14,7 @@ from helpers import by_quote, drafted_fixture
 
 import conformance
 from conformance.cases.case import case_from_dict, case_to_dict
+from conformance.cases.oracle import explain
 from conformance.cli.main import main
 from conformance.draft.conditions import read, split
 from conformance.draft.patterns import is_conditional, match
@@ -21,6 +22,7 @@ from conformance.errors import CaseError, SpecError
 from conformance.generate.breaks import variants
 from conformance.generate.dry_run import load_specs
 from conformance.spec.loader import read_operator
+from conformance.spec.meaning import facts, unexpressed
 
 PAGES = Path(__file__).parent / "fixtures" / "flag_pages"
 API = "aclnnToyFlaggedGrad"
@@ -86,6 +88,39 @@ def test_element_conditions_and_their_breaks(drafted):
     assert eps["break"] == {"mode": {"sampled": ["skip"]}, "eps": {"sampled": [-1.0]}}
 
 
+def test_a_dtype_row_under_a_condition_is_the_table_list_only_if_it_holds(drafted):
+    _, spec = drafted
+    by = by_quote(spec)
+    dtype = by["当needGrads[2]为true时，gradShift的数据类型不在支持的范围之内"]
+    assert (dtype["kind"], dtype["params"], dtype["only_if"]) == ("dtype_in", ["gradShift"], "needGrads[2]")
+    assert dtype["per_product"] == {"atlas-a3": ["FLOAT", "FLOAT16"], "atlas-a2": ["FLOAT", "FLOAT16"]}
+    assert dtype["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    length, null = by["needGrads的长度不为3"]["id"], by["传入的gradY、x、scale、needGrads是空指针"]["id"]
+    assert set(dtype["requires"]) == {length, null}  # needGrads[2] is read only where it exists
+    # the table's own (unspecified) list on gradShift broke only with it: the coded one stays
+    assert [c["id"] for c in spec["constraints"] if c["kind"] == "dtype_in" and "gradShift" in c["params"]] \
+        == [dtype["id"]]
+
+
+def test_only_if_is_judged_where_its_condition_holds_and_compared_by_id(drafted):
+    out, spec = drafted
+    specs = load_specs(out)
+    op = specs.operators[API]
+    clause = by_quote(spec)["当needGrads[2]为true时，gradShift的数据类型不在支持的范围之内"]["id"]
+    float_ = {"shape": [2], "dtype": "FLOAT"}
+    args = {**{n: float_ for n in ("gradY", "x", "scale", "gradX", "gradScale")},
+            "gradShift": {"shape": [2], "dtype": "INT32"}, "mode": "keep", "eps": 0.5}
+
+    def broken(mask):
+        case = case_from_dict({"api": API, "product": "atlas-a2", "args": {**args, "needGrads": mask}}, specs)
+        return {v.clause for v in explain(case, specs).violations}
+
+    assert broken([True, True, True]) == {clause}
+    assert broken([True, True, False]) == set()  # the condition does not hold: no clause speaks
+    assert clause in {c.id for c in unexpressed(op)}
+    assert all(clause not in f.clauses for f in facts(op).values())
+
+
 def test_what_is_not_read_exactly_stays_for_review(drafted):
     _, spec = drafted
     reviewed = {c["source"]["quote"] for c in spec["constraints"] if c["kind"] == "review"}
@@ -105,6 +140,8 @@ def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
     judged = {r["clause"] for r in report["results"] if r["kind"] == "status" and r["outcome"] == "pass"
               and r["cases"] > 0}
     assert len(flagged) == 6 and flagged <= judged
+    dtype = by_quote(spec)["当needGrads[2]为true时，gradShift的数据类型不在支持的范围之内"]["id"]
+    assert dtype in judged
 
 
 # -- the kind in the spec language ---------------------------------------------------------------

@@ -24,6 +24,10 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
     """Each conditional clause's ``break`` (``draw_of``: an attribute's draw name); ``draws`` and
     ``args`` gain the own draws the breaks need."""
     _guard(clauses)
+    for c in list(clauses):  # a table clause holding only_if a bool array's element: its length
+        if "_flag" in c and _lengths(clauses, c, {"when": c["_flag"]}) is None:
+            clauses.remove(c)
+            review(Sentence(c["source"]["quote"], where(c["params"][0])), "conditional")
     for c in list(clauses):
         info = c.get("_conditional")
         if info is None:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from conformance.draft import dtype_conditions
+from conformance.draft import conditional_tables, dtype_conditions
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.patterns import BARE_WHEN, FLAG_AND, GIVEN, Match, is_conditional, match, named
@@ -73,13 +73,16 @@ def read(text: str, names: Collection[str]) -> Match | None:
     if re.search(r"[，,]", body):  # "传入x，y为空指针": a list or two statements, not read
         return None
     found = match(body, names)
-    if found is None or len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS:
+    table = found is not None and conditional_tables.reads(found.kinds, body)
+    if found is None or not table and (len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS):
         return None
-    if sum(bool(re.search(p, body, re.IGNORECASE)) for p in _PROPERTIES) > 1:
-        return None
+    said = [p for p in _PROPERTIES if re.search(p, body, re.IGNORECASE)]
+    if len(said) > 1 and not (table and set(said) <= {_PROPERTIES[0], _PROPERTIES[2]}):
+        return None  # (a table body names its dtype and format: "数据类型和数据格式不在支持的范围之内")
     if any(not named(w, names) and w.lower() not in _WORDS for w in IDENT.findall(split_glued(body))):
         return None  # "x1、x2、y1的shape不相同" where y1 is no parameter: the body says more
-    limits = {**found.limits, "condition": cond, "body": found.kinds[0], "body_text": body}
+    limits = {**found.limits, "condition": cond, "body": "table" if table else found.kinds[0],
+              "tables": found.kinds, "body_text": body}
     return Match(PATTERN, (PATTERN,), found.params, limits)
 
 
@@ -159,6 +162,9 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     out = []
     for e in evidence:
         cond = condition(ctx, e.limits["condition"])
+        if cond is not None and e.limits["body"] == "table":  # the rows' lists, where cond holds
+            out += conditional_tables.clauses(ctx, e, *cond)
+            continue
         given = re.fullmatch(r"present\((\w+)\)", cond[0]) if cond is not None else None
         body = _body(ctx, e, given[1] if given else None) if cond is not None else None
         if cond is None or body is None or f"{body[1].get('null')}.dtype" in cond[0]:

@@ -67,7 +67,7 @@ def _untestable(draft: Draft, text: str) -> bool:
     gone |= {c["id"] for c in draft.clauses if set(c.get("requires", [])) & gone}  # (their requirers)
     gone -= kept
     for c in draft.clauses:  # (a conditional one: its condition may be one no boundary draw meets)
-        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c) \
+        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c or "only_if" in c) \
                 and str(c.get("on_violation")).startswith("ACLNN_"):
             evidence = c.get("_evidence") or [None]
             draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)),

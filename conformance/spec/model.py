@@ -99,6 +99,7 @@ class Constraint:
     line: int | None = None
     when: Expression | None = None  # the cases a clause speaks for (behavior: default all;
     # a constraint: the valid cases whose success it promises in particular, see ``owner``)
+    only_if: Expression | None = None  # dtype_in, format_in: the cases where the clause holds at all
 
     @property
     def list_tie(self) -> str:

@@ -151,7 +151,7 @@ class OperatorBuilder:
         check_list_tie(kind, raw, params, self.fail, *at)
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
-            "break", "when")}
+            "break", "when", "only_if")}
         check_dtype_relation(kind, raw, params, self.vocab.dtype_rules is not None, self.fail, *at)
         if kind in DTYPE_RELATIONS:
             options["dtype_rules"] = self.vocab.dtype_rules
@@ -168,7 +168,8 @@ class OperatorBuilder:
         return Constraint(raw["id"], kind, Source(**raw["source"]), tuple(raw.get("params", [])),
                           raw.get("on_violation"), status, tuple(raw.get("requires", [])), options,
                           exprs, tuple(raw.get("checks", [])), self.doc.line_of(at),
-                          self._expr(raw["when"], params, *at, "when") if "when" in raw else None)
+                          self._expr(raw["when"], params, *at, "when") if "when" in raw else None,
+                          self._expr(raw["only_if"], params, *at, "only_if") if "only_if" in raw else None)
 
     def _check_param(self, kind: str, name: str, params: dict[str, Param], *path: Any) -> None:
         if name not in params:
