@@ -26,7 +26,7 @@ from conformance.spec.meaning import facts, unexpressed
 
 PAGES = Path(__file__).parent / "fixtures" / "flag_pages"
 API = "aclnnToyFlaggedGrad"
-NAMES = ["gradY", "x", "scale", "needGrads", "mode", "eps", "gradX", "gradScale", "gradShift"]
+NAMES = ["gradY", "x", "scale", "needGrads", "mode", "eps", "strict", "gradX", "gradScale", "gradShift"]
 
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 
@@ -109,7 +109,7 @@ def test_only_if_is_judged_where_its_condition_holds_and_compared_by_id(drafted)
     clause = by_quote(spec)["当needGrads[2]为true时，gradShift的数据类型不在支持的范围之内"]["id"]
     float_ = {"shape": [2], "dtype": "FLOAT"}
     args = {**{n: float_ for n in ("gradY", "x", "scale", "gradX", "gradScale")},
-            "gradShift": {"shape": [2], "dtype": "INT32"}, "mode": "keep", "eps": 0.5}
+            "gradShift": {"shape": [2], "dtype": "INT32"}, "mode": "keep", "eps": 0.5, "strict": True}
 
     def broken(mask):
         case = case_from_dict({"api": API, "product": "atlas-a2", "args": {**args, "needGrads": mask}}, specs)
@@ -119,6 +119,29 @@ def test_only_if_is_judged_where_its_condition_holds_and_compared_by_id(drafted)
     assert broken([True, True, False]) == set()  # the condition does not hold: no clause speaks
     assert clause in {c.id for c in unexpressed(op)}
     assert all(clause not in f.clauses for f in facts(op).values())
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("strict参数不等于true", [True]), ("strict不是false", [False]), ("strict的取值不为TRUE", [True]),
+    ("strict不等于1", [1]),  # (an int's row: value_in on ints, attr_clauses.py)
+])
+def test_a_flag_that_must_be_one_value(text, values):
+    found = match(text, NAMES)
+    assert found is not None and found.pattern == "single value" and found.limits["values"] == values
+    assert [type(v) for v in found.limits["values"]] == [type(v) for v in values]
+
+
+def test_a_fixed_flag_is_drawn_as_it_and_broken_by_the_other(drafted):
+    out, spec = drafted
+    fixed = by_quote(spec)["strict参数不等于true"]
+    assert (fixed["kind"], fixed["params"], fixed["values"]) == ("value_in", ["strict"], [True])
+    assert fixed["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
+    assert spec["generate"]["draws"]["strict"] == {"sampled": [True]}
+    specs = load_specs(out)
+    op = specs.operators[API]
+    clause = next(c for c in op.constraints if c.id == fixed["id"])
+    assert [v["strict"] for v in variants(clause, {"strict": True}, op, specs.vocabulary, "atlas-a2")] \
+        == [False]  # never 2 or 0: a C bool would read 2 as true
 
 
 def test_what_is_not_read_exactly_stays_for_review(drafted):
@@ -140,6 +163,7 @@ def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
     judged = {r["clause"] for r in report["results"] if r["kind"] == "status" and r["outcome"] == "pass"
               and r["cases"] > 0}
     assert len(flagged) == 6 and flagged <= judged
+    assert by_quote(spec)["strict参数不等于true"]["id"] in judged
     dtype = by_quote(spec)["当needGrads[2]为true时，gradShift的数据类型不在支持的范围之内"]["id"]
     assert dtype in judged
 
@@ -151,7 +175,7 @@ def test_a_bool_array_in_case_files_and_its_length_break(drafted, tmp_path):
     op = specs.operators[API]
     tensor = {"shape": [2], "dtype": "FLOAT"}
     args = {**{n: tensor for n in ("gradY", "x", "scale", "gradX", "gradScale", "gradShift")},
-            "mode": "keep", "eps": 0.5, "needGrads": [True, False, True]}
+            "mode": "keep", "eps": 0.5, "strict": True, "needGrads": [True, False, True]}
     doc = {"api": API, "product": "atlas-a2", "args": args}
     case = case_from_dict(doc, specs)
     assert case.args["needGrads"] == (True, False, True)

@@ -57,8 +57,8 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
                 else {"below": f"[{bound}]"}), False
     if kind == "int" and values:
         return {"sampled": sorted(values)}, False
-    if kind == "bool":
-        return {"sampled": [True, False]}, False
+    if kind == "bool":  # (a value_in clause: the one value its row allows)
+        return {"sampled": list(values) if values else [True, False]}, False
     positive = next((c["_sign"][1] for c in clauses if c.get("_sign", ("",))[0] == name), None)
     inside = next((c["_interval"][1:] for c in clauses if c.get("_interval", ("",))[0] == name), None)
     fixed = next((c["_fixed"][1] for c in clauses if c.get("_fixed", ("",))[0] == name), None)

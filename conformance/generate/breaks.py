@@ -196,6 +196,8 @@ def _value_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     listed = c.options["values"]
     allowed = [v for v in listed if isinstance(v, int)]
     bad: list[Any] = [max(allowed) + 1, min(allowed) - 1] if allowed else []
+    if listed and all(isinstance(v, bool) for v in listed):  # a flag: the other one (never 2 or 0)
+        bad = [b for b in (True, False) if b not in listed]
     if any(isinstance(v, str) for v in listed):  # a string attribute: a name the list lacks
         bad = [name for name in ("undocumented", "undocumented_value") if name not in listed][:1]
     return [_set(args, **{p: Scalar(scalar_value(v, args[p].dtype), args[p].dtype)
