@@ -1,8 +1,8 @@
 """The ``break`` of a conditional clause (conditions.py): its condition's attributes drawn at the
 values making it true (a bool array element by element: the array at its length clause's length,
 every other element true as valid cases draw them, the clause requiring that length clause so a
-shorter array is never indexed), and its body broken: the tensor that must be given drawn as null, the
-tensor that must have another's shape drawn with that shape perturbed, the attribute that must
+shorter array is never indexed), and its body broken: the tensor that must be given drawn as
+null, the tensor that must have another's shape drawn with that shape perturbed, the attribute that must
 not be negative drawn negative. A tensor sharing its shape draw with others is given a draw of
 its own (an ``expr`` copy of the shared one), so only it changes. A coded clause whose break
 cannot be drawn (its tensors drawn apart, its condition and body on one attribute) is left for
@@ -39,6 +39,9 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
             c["break"] = steps
             continue
         clauses.remove(c)
+        for o in clauses:  # (a clause _guard made require it: no break draws its tensor null now)
+            if c["id"] in o.get("requires", []):
+                o["requires"].remove(c["id"])
         if str(c.get("on_violation", "")).startswith("ACLNN_"):
             names = [*info["when"], info.get("null"), info.get("perturb")]
             review(Sentence(c["source"]["quote"], where(next(n for n in names if n))), "conditional")
@@ -79,8 +82,8 @@ def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[st
     """Whether the tensor the break draws null may be: an optional one (every clause reading it
     says ``present``), or a required one no other clause's ``all`` reads (it would be evaluated
     on null, unless as ``present(name)``, which says what null means, or in a clause requiring
-    this one, ``_guard``; a behavior's ``when`` that
-    cannot be evaluated does not speak for the case)."""
+    this one, ``_guard``; a behavior's ``when`` that cannot be evaluated does not speak for the
+    case)."""
     name = info.get("null")
     if name is None or ctx.params[name].get("optional"):
         return True
