@@ -196,3 +196,13 @@ def test_a_length_clause_on_a_bool_array_is_exact(drafted, tmp_path):
     clause["max"] = 3
     with pytest.raises(SpecError, match="int_array or bool_array gives its exact length"):
         read_operator(tmp_path / f"{API}.yaml", load_specs(out).vocabulary, text=yaml.safe_dump(doc))
+
+
+def test_a_clause_under_the_null_rule_s_condition_requires_it():
+    from conformance.draft.conditional_breaks import _guard
+    null = {"id": "N", "all": ["not (m[0]) or present(g)"], "_conditional": {"null": "g", "test": "m[0]"}}
+    shape = {"id": "S", "all": ["not (m[0]) or x.shape == g.shape"], "_conditional": {}}
+    other = {"id": "O", "all": ["not (m[1]) or x.shape == g.shape"], "_conditional": {}}  # another condition
+    plain = {"id": "P", "all": ["x.shape == g.shape"]}
+    _guard([null, shape, other, plain])
+    assert shape["requires"] == ["N"] and "requires" not in other and "requires" not in plain
