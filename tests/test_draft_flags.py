@@ -21,6 +21,7 @@ from conformance.draft.patterns import is_conditional, match
 from conformance.errors import CaseError, SpecError
 from conformance.generate.breaks import variants
 from conformance.generate.dry_run import load_specs
+from conformance.spec.compare import compare_ids
 from conformance.spec.loader import read_operator
 from conformance.spec.meaning import facts, unexpressed
 
@@ -195,7 +196,8 @@ def test_a_length_clause_on_a_bool_array_is_exact(drafted, tmp_path):
     clause.pop("length")
     clause["max"] = 3
     with pytest.raises(SpecError, match="int_array or bool_array gives its exact length"):
-        read_operator(tmp_path / f"{API}.yaml", load_specs(out).vocabulary, text=yaml.safe_dump(doc))
+        read_operator(tmp_path / f"{API}.yaml", load_specs(out).vocabulary,
+                      text=yaml.safe_dump(doc, sort_keys=False))
 
 
 def test_a_clause_under_the_null_rule_s_condition_requires_it():
@@ -206,3 +208,28 @@ def test_a_clause_under_the_null_rule_s_condition_requires_it():
     plain = {"id": "P", "all": ["x.shape == g.shape"]}
     _guard([null, shape, other, plain])
     assert shape["requires"] == ["N"] and "requires" not in other and "requires" not in plain
+
+
+def _edited(out: Path, tmp_path: Path, edit) -> object:
+    """The fixture draft with ``edit`` applied to the only_if clause's dict, loaded."""
+    doc = yaml.safe_load((out / f"{API}.yaml").read_text(encoding="utf-8"))
+    edit(next(c for c in doc["constraints"] if "only_if" in c), doc)
+    return read_operator(tmp_path / f"{API}.yaml", load_specs(out).vocabulary,
+                         text=yaml.safe_dump(doc, sort_keys=False))
+
+
+def test_only_if_is_for_dtype_and_format_lists_and_a_change_of_it_is_named(drafted, tmp_path):
+    out, _ = drafted
+
+    def onto_a_rank(clause, doc):
+        rank = next(c for c in doc["constraints"] if c["kind"] == "rank_in")
+        rank["only_if"] = clause["only_if"]
+
+    with pytest.raises(SpecError, match="'only_if' is not allowed here"):
+        _edited(out, tmp_path, onto_a_rank)
+    with pytest.raises(SpecError, match="unknown"):  # its expression names the spec's parameters
+        _edited(out, tmp_path, lambda clause, doc: clause.update(only_if="needFlags[2]"))
+    old = load_specs(out).operators[API]
+    new = _edited(out, tmp_path, lambda clause, doc: clause.update(only_if="needGrads[1]"))
+    changed = [c for c in compare_ids(old, new) if c.change == "changed"]
+    assert [c.fields for c in changed] == [("only_if",)]
