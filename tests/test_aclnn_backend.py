@@ -212,3 +212,22 @@ def test_options_reach_the_constructor(lib):
     backend = load_backend(f"aclnn:lib={lib},lib={lib},device=1")
     assert (backend.abi.paths, backend.device) == ([lib, lib], 1)
     assert load_backend("reference:product=atlas-training").product == "atlas-training"
+
+
+def test_a_bool_array_reaches_the_library_as_aclCreateBoolArray(backend):
+    import ctypes
+
+    from conformance.backends.aclnn import _Resources
+    from conformance.spec.model import Param
+
+    class BoolArray(ctypes.Structure):  # the double's aclBoolArray (tests/aclnn_double/fake_acl.h)
+        _fields_ = [("values", ctypes.POINTER(ctypes.c_bool)), ("size", ctypes.c_uint64)]
+
+    mask = Param("outputMask", "bool_array", "attr")
+    with _Resources(backend.abi, shipped_specs().vocabulary) as res:
+        handle = res.argument(mask, (True, False, True))
+        array = ctypes.cast(handle, ctypes.POINTER(BoolArray)).contents
+        assert [array.values[i] for i in range(array.size)] == [True, False, True]
+        assert res.argument(mask, None) is None  # a null pointer stays null
+        assert res.bool_arrays == [handle]  # (released, aclDestroyBoolArray, on exit)
+    assert aclnn_abi.NEEDS["bool_array"] == ("aclCreateBoolArray", "aclDestroyBoolArray")

@@ -131,11 +131,11 @@ def test_a_status_without_a_code_is_left_for_review(vocab):
 
 
 def test_parameters_the_spec_cannot_pass_are_left_out_and_reviewed(vocab):
-    proto = (*toy_loss().prototype, PrototypeParam("extras", "aclBoolArray*", True, False))
+    proto = (*toy_loss().prototype, PrototypeParam("extras", "aclFloatArray*", True, False))
     draft = draft_clauses(toy_loss(prototype=proto), vocab)
-    assert "extras" not in draft.ctx.params and draft.ctx.omitted == {"extras": "aclBoolArray*"}
-    assert any("extras (aclBoolArray*)" in r["source"]["quote"] for r in draft.reviews)
-    only_arrays = (PrototypeParam("x", "aclBoolArray*", True, False),)
+    assert "extras" not in draft.ctx.params and draft.ctx.omitted == {"extras": "aclFloatArray*"}
+    assert any("extras (aclFloatArray*)" in r["source"]["quote"] for r in draft.reviews)
+    only_arrays = (PrototypeParam("x", "aclBoolArray*", True, False),)  # (no tensor to pass)
     with pytest.raises(PageError, match="function prototype"):
         draft_clauses(toy_loss(prototype=only_arrays, params=()), vocab)
 

@@ -36,6 +36,13 @@ def test_split(text, parts):
     assert split(text) == parts
 
 
+def test_a_dtype_row_under_a_condition_reads_as_the_table_lists():
+    # (drafted as dtype_in only_if the condition: tests/test_draft_flags.py)
+    found = read("当gated为true时，gateOut的数据类型不在支持的范围之内", NAMES)
+    assert found is not None and found.params == ("gateOut",)
+    assert (found.limits["body"], found.limits["tables"]) == ("table", ("dtype_in",))
+
+
 def test_read_keeps_the_body_reading_and_the_condition():
     found = read("当gated为true时，gateOut为空指针", NAMES)
     assert found is not None and found.params == ("gateOut",)
@@ -46,7 +53,7 @@ def test_read_keeps_the_body_reading_and_the_condition():
     "当gated为true时，gateOut和x的数据类型或shape不一致",  # two properties in one body
     "当mode为keep时，gateOut、y的shape不一致",  # y is no parameter: the body says more
     "当mode为keep时，传入gateOut，maskOut为空指针",  # a list or two statements
-    "当gated为true时，gateOut的数据类型不在支持的范围之内",  # a dtype list: no expression
+    "当gated为true时，gateOut的数据类型不是FLOAT",  # a dtype named: not the table's lists
     "当gated为true时，gateOut与x的broadcast结果不一致",  # not a kind stated here
 ])
 def test_bodies_not_read_exactly_are_left(text):

@@ -72,7 +72,7 @@ def test_the_kinds_load(toy):
      "a same_shape constraint needs a tensor or tensor_list parameter, 'alpha' is scalar"),
     ('values: ["none", "floor"]', "values: [0, 1]", "value_in values must be strings for a string"),
     ("    kind: length\n    params: [x]", "    kind: length\n    params: [rounding]",
-     "a length constraint needs a int_array or tensor_list parameter, 'rounding' is string"),
+     "a length constraint needs a int_array or bool_array or tensor_list parameter, 'rounding' is string"),
     ("  alpha:    {kind: scalar, role: input}", "  alpha:    {kind: tensor, role: input}",
      "'alpha' is a tensor"),
 ])

@@ -111,13 +111,14 @@ class AclnnBackend:
 
 
 class _Resources:
-    """Device buffers, tensors and int arrays of one call, all released on exit, errors included."""
+    """Device buffers, tensors and int and bool arrays of one call, all released on exit, errors included."""
 
     def __init__(self, abi: Abi, vocab: Vocabulary) -> None:
         self.abi, self.vocab = abi, vocab
         self.buffers: list[int] = []
         self.tensors: list[int] = []
         self.arrays: list[int] = []
+        self.bool_arrays: list[int] = []
         self.lists: list[int] = []  # each destroys its tensors (aclDestroyTensorList)
         self.scalars: list[int] = []
         self.copies: list[tuple[np.ndarray, int]] = []  # (host storage, its device copy)
@@ -132,6 +133,7 @@ class _Resources:
         codes += [opt["aclDestroyScalar"](s) for s in self.scalars]
         codes += [fn["aclDestroyTensor"](t) for t in self.tensors]
         codes += [fn["aclDestroyIntArray"](a) for a in self.arrays]
+        codes += [opt["aclDestroyBoolArray"](a) for a in self.bool_arrays]
         codes += [fn["aclrtFree"](b) for b in self.buffers]
         if exc is None and any(codes):  # never mask the error that is already on its way out
             raise AclError(f"releasing the call's resources failed (codes {sorted(set(codes) - {0})})")
@@ -155,6 +157,8 @@ class _Resources:
             return None if value is None else str(value).encode()
         if param.kind == "int_array":
             return None if value is None else self.int_array([operator.index(v) for v in value])
+        if param.kind == "bool_array":
+            return None if value is None else self.bool_array([bool(v) for v in value])
         if param.kind == "int":
             return operator.index(value)
         if param.kind == "float":
@@ -215,6 +219,13 @@ class _Resources:
         if not handle:
             raise AclError(f"aclCreateIntArray returned NULL for {values}")
         self.arrays.append(handle)
+        return handle
+
+    def bool_array(self, values: list[bool]) -> int:
+        handle = self.abi.optional["aclCreateBoolArray"]((ctypes.c_bool * len(values))(*values), len(values))
+        if not handle:
+            raise AclError(f"aclCreateBoolArray returned NULL for {values}")
+        self.bool_arrays.append(handle)
         return handle
 
     def dtype_code(self, name: str, t: Tensor) -> int:

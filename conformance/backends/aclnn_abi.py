@@ -59,15 +59,20 @@ OPTIONAL: dict[str, tuple[Any, list[Any]]] = {
     "aclDestroyTensorList": (_status, [_ptr]),
     "aclCreateScalar": (_ptr, [_ptr, ctypes.c_int]),
     "aclDestroyScalar": (_status, [_ptr]),
+    # aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size)
+    "aclCreateBoolArray": (_ptr, [ctypes.POINTER(ctypes.c_bool), ctypes.c_uint64]),
+    "aclDestroyBoolArray": (_status, [_ptr]),
 }
 #: The functions a parameter kind needs besides RUNTIME's (an operator with such a parameter is
 #: "not run" by a library lacking them).
 NEEDS = {"tensor_list": ("aclCreateTensorList", "aclDestroyTensorList"),
-         "scalar": ("aclCreateScalar", "aclDestroyScalar")}
+         "scalar": ("aclCreateScalar", "aclDestroyScalar"),
+         "bool_array": ("aclCreateBoolArray", "aclDestroyBoolArray")}
 #: The C type of a parameter, by its spec kind (tensors and int arrays are opaque handles; a float
 #: attribute is a C float, as the headers declare one, e.g. SmoothL1's ``float beta``).
 C_TYPES = {"tensor": _ptr, "tensor_list": _ptr, "scalar": _ptr, "string": ctypes.c_char_p,
-           "int_array": _ptr, "int": ctypes.c_int64, "bool": ctypes.c_bool, "float": ctypes.c_float}
+           "int_array": _ptr, "bool_array": _ptr, "int": ctypes.c_int64, "bool": ctypes.c_bool,
+           "float": ctypes.c_float}
 
 
 class AclError(RuntimeError):

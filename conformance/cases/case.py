@@ -112,6 +112,10 @@ class _CaseParser:
             if not isinstance(value, list) or not all(_is_int(v) for v in value):
                 raise self.fail("expected a list of integers or null", *at)
             return tuple(value)
+        if param.kind == "bool_array":
+            if not isinstance(value, list) or not all(isinstance(v, bool) for v in value):
+                raise self.fail("expected a list of true/false or null", *at)
+            return tuple(value)
         if param.kind == "int" and not _is_int(value):
             raise self.fail(f"expected an integer, got {value!r}", *at)
         if param.kind == "bool" and not isinstance(value, bool):

@@ -153,6 +153,8 @@ class _Evaluator:
 
     def _predicate(self, c: Constraint) -> list[str]:
         try:
+            if c.only_if is not None and not c.only_if.evaluate(self.names):
+                return []  # (the clause speaks only where its condition holds)
             return PREDICATES[c.kind](c, self.names, self.product)
         except ExprError as exc:
             raise SpecError(f"constraint {c.id} cannot be evaluated for this case ({exc}); list the "

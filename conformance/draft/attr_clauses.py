@@ -249,10 +249,12 @@ def interval(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
 
 def length(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
     """"padding的长度不等于6" → length 6; "kernelSize的长度不等于1或2" → len(kernelSize) in [1, 2]
-    (an expr clause, broken by a longer array) (int arrays)."""
+    (an expr clause, broken by a longer array) (int arrays; a bool array's exact length only)."""
     clauses = []
     for e in evidence:
-        arrays = [p for p in e.params if p in ctx.of_kind("int_array") and expressible(p)]
+        arrays = [p for p in e.params if p in ctx.of_kind("int_array", "bool_array") and expressible(p)]
+        if any(ctx.params[a]["kind"] == "bool_array" for a in arrays) and "length" not in e.limits:
+            continue  # (the other readings draw and break int arrays: "[1] * n")
         if not arrays:
             clauses += _numel(ctx, e, null_ids)
         elif "length" in e.limits:

@@ -136,6 +136,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *dim_ties.clauses(ctx, ev.get("dim_tie", []), null_ids),
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
+            *value_rows.fixed_flags(ctx, ev.get("value_in", [])),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),
             *attr_clauses.interval(ctx, ev.get("interval", [])),

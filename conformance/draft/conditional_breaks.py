@@ -1,6 +1,8 @@
 """The ``break`` of a conditional clause (conditions.py): its condition's attributes drawn at the
-values making it true, and its body broken: the tensor that must be given drawn as null, the
-tensor that must have another's shape drawn with that shape perturbed, the attribute that must
+values making it true (a bool array element by element: the array at its length clause's length,
+every other element true as valid cases draw them, the clause requiring that length clause so a
+shorter array is never indexed), and its body broken: the tensor that must be given drawn as
+null, the tensor that must have another's shape drawn with that shape perturbed, the attribute that must
 not be negative drawn negative. A tensor sharing its shape draw with others is given a draw of
 its own (an ``expr`` copy of the shared one), so only it changes. A coded clause whose break
 cannot be drawn (its tensors drawn apart, its condition and body on one attribute) is left for
@@ -21,36 +23,83 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
             review: Review, draw_of: Callable[[str], str], where: Callable[[str], Any]) -> None:
     """Each conditional clause's ``break`` (``draw_of``: an attribute's draw name); ``draws`` and
     ``args`` gain the own draws the breaks need."""
+    _guard(clauses)
+    for c in list(clauses):  # a table clause holding only_if a bool array's element: its length
+        if "_flag" in c and _lengths(clauses, c, {"when": c["_flag"]}) is None:
+            clauses.remove(c)
+            review(Sentence(c["source"]["quote"], where(c["params"][0])), "conditional")
     for c in list(clauses):
         info = c.get("_conditional")
         if info is None:
             continue
-        steps = _steps(s, draws, args, info, draw_of) if _nullable(ctx, clauses, c, info) else None
+        lengths = _lengths(clauses, c, info)
+        steps = (_steps(s, draws, args, info, draw_of, lengths)
+                 if lengths is not None and _nullable(ctx, clauses, c, info) else None)
         if steps is not None:
             c["break"] = steps
             continue
         clauses.remove(c)
+        for o in clauses:  # (a clause _guard made require it: no break draws its tensor null now)
+            if c["id"] in o.get("requires", []):
+                o["requires"].remove(c["id"])
         if str(c.get("on_violation", "")).startswith("ACLNN_"):
             names = [*info["when"], info.get("null"), info.get("perturb")]
             review(Sentence(c["source"]["quote"], where(next(n for n in names if n))), "conditional")
 
 
+def _lengths(clauses: list[Clause], clause: Clause, info: dict[str, Any]) -> dict[str, int] | None:
+    """The length of each bool array whose element the condition reads (the clause then requires
+    the length clause); None when one has no length clause, or too few elements."""
+    out = {}
+    for name, made_true in info["when"].items():
+        if not isinstance(made_true, dict):  # (an attribute's values, not an element)
+            continue
+        fixed = next((c for c in clauses if c["kind"] == "length" and name in c["params"]), None)
+        if fixed is None or made_true["at"] >= fixed["length"]:
+            return None
+        out[name] = fixed["length"]
+        clause["requires"] = list(dict.fromkeys([*clause.get("requires", []), fixed["id"]]))
+    return out
+
+
+def _guard(clauses: list[Clause]) -> None:
+    """A conditional clause reading a tensor that another, under the same condition, says must be
+    given requires that one: where the condition holds and the tensor is null, it is not evaluated
+    ("当outputMask[0]为true，gradInput的shape与input的shape不相同" beside "…传入的gradInput是空指针时")."""
+    for n in clauses:
+        info = n.get("_conditional") or {}
+        if "null" not in info:
+            continue
+        word, head = re.compile(rf"\b{re.escape(info['null'])}\b"), f"not ({info['test']}) or "
+        for c in clauses:
+            lines = c.get("all", [])
+            if c is not n and "_conditional" in c and all(t.startswith(head) for t in lines) \
+                    and any(word.search(t) for t in lines):
+                c["requires"] = list(dict.fromkeys([*c.get("requires", []), n["id"]]))
+
+
 def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[str, Any]) -> bool:
     """Whether the tensor the break draws null may be: an optional one (every clause reading it
     says ``present``), or a required one no other clause's ``all`` reads (it would be evaluated
-    on null, unless as ``present(name)``, which says what null means; a behavior's ``when`` that
-    cannot be evaluated does not speak for the case)."""
+    on null, unless as ``present(name)``, which says what null means, or in a clause requiring
+    this one, ``_guard``; a behavior's ``when`` that cannot be evaluated does not speak for the
+    case)."""
     name = info.get("null")
     if name is None or ctx.params[name].get("optional"):
         return True
     word, given = re.compile(rf"\b{re.escape(name)}\b"), f"present({name})"
-    return not any(word.search(t.replace(given, "")) for c in clauses if c is not clause
+    return not any(word.search(t.replace(given, "")) for c in clauses
+                   if c is not clause and clause.get("id") not in c.get("requires", [])
                    for t in c.get("all", []))
 
 
 def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[str, Any],
-           draw_of: Callable[[str], str]) -> dict[str, Any] | None:
-    steps: dict[str, Any] = {draw_of(a): {"sampled": list(v)} for a, v in info["when"].items()}
+           draw_of: Callable[[str], str], lengths: dict[str, int]) -> dict[str, Any] | None:
+    steps: dict[str, Any] = {draw_of(a): {"sampled": list(v)} for a, v in info["when"].items()
+                             if a not in lengths}
+    for a, n in lengths.items():
+        at, value = info["when"][a]["at"], info["when"][a]["value"]
+        steps[draw_of(a)] = {"sampled": [[value if i == at else True for i in range(n)]]}
     for attr, bad in info.get("bad", {}).items():
         if draw_of(attr) in steps:  # condition and body on one attribute: no value does both
             return None

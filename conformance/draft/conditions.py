@@ -3,13 +3,14 @@
 
 ``read`` splits such a sentence into its CONDITION and its BODY and reads the body with the other
 patterns (patterns.match); ``clauses`` reads the condition, once the page's parameter kinds are
-known, into an expression of one of a few exact shapes (a bool attribute true or false, an int or
-string attribute equal to one of the values its row gives, an optional tensor given, a tensor's
-dtype: dtype_conditions.py) and writes one ``expr`` clause ``not (COND) or BODY`` per sentence,
-for the bodies an expression states exactly (a null pointer, an attribute's sign, two shapes that
-differ). Anything else (a condition on a rank, a pronoun "其", a body naming two properties, a body
-on a dtype) is no clause: the sentence stays for review. How such a clause is broken (the
-condition made true, the body false): conditional_breaks.py.
+known, into an expression of one of a few exact shapes (a bool attribute true or false, an element
+of a bool array true or false, an int or string attribute equal to one of the values its row gives,
+an optional tensor given, a tensor's dtype: dtype_conditions.py) and writes one ``expr`` clause
+``not (COND) or BODY`` per sentence, for the bodies an expression states exactly (a null
+pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a rank, a
+pronoun "其", a body naming two properties, a body on a dtype) is no clause: the sentence stays
+for review. How such a clause is broken (the condition made true, the body false):
+conditional_breaks.py.
 """
 from __future__ import annotations
 
@@ -17,19 +18,23 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from conformance.draft import dtype_conditions
+from conformance.draft import conditional_tables, dtype_conditions
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
-from conformance.draft.patterns import GIVEN, Match, is_conditional, match, named
+from conformance.draft.patterns import BARE_WHEN, FLAG_AND, GIVEN, Match, is_conditional, match, named
 from conformance.draft.sentence_limits import IDENT, rx, split_glued
 from conformance.draft.string_values import string_values
 from conformance.draft.words import NAME, QUOTE, QUOTES
 
 PATTERN = "conditional"
-# "当A时，B" / "若A的情况下，B" / "A时，B时" (a trailing 时 repeats the when); "当A，B时" (outputMask rows)
+# "当A时，B" / "若A的情况下，B" / "A时，B时" (a trailing 时 repeats the when); "当A，B时" and "当A，B"
+# (outputMask rows); "A为V时B" (no comma: patterns.BARE_WHEN); "X[0]为True且B" (patterns.FLAG_AND)
 _SPLIT = (rx(r"^(?:当|若|如果)?\s*(?P<cond>[^，,：:时]+?)\s*(?:时|的情况下|情况下|的场景下|场景下)\s*[，,]\s*"
               r"(?P<body>[^时]+?)\s*时?$"),
-          rx(r"^当\s*(?P<cond>[^，,：:时]+?)\s*[，,]\s*(?P<body>[^时]+?)\s*时$"))
+          rx(r"^当\s*(?P<cond>[^，,：:时]+?)\s*[，,]\s*(?P<body>[^时，,]+?)\s*时?$"))
+# "outputMask[0]为true": one element of a bool array (valid cases draw every element true)
+_ELEMENT = rx(rf"^(?P<name>{NAME})\s*\[\s*(?P<index>\d+)\s*\]\s*(?P<op>不为|不是|为|是|等于|==|=)\s*"
+              r"(?P<value>true|false)$")
 _VALUE = rf"{QUOTE}?[A-Za-z0-9_.\-]+{QUOTE}?"
 _ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{NAME})\s*(?:的值|的取值|取值)?\s*"
            r"(?P<op>不为|不是|不等于|!=|==|=|为|是|等于)\s*"
@@ -47,9 +52,11 @@ _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
 
 def split(text: str) -> tuple[str, str] | None:
-    """(condition, body) of a conditional sentence; None when it is not one of the two forms."""
+    """(condition, body) of a conditional sentence; None when it is not one of the forms."""
     if not is_conditional(text) and not GIVEN.search(text.strip()):  # (a given X: patterns.GIVEN)
         return None
+    if m := BARE_WHEN.search(text) or FLAG_AND.search(text):
+        return m["cond"].strip(), text[m.end():].strip()
     for regex in _SPLIT:
         if m := regex.search(text.strip()):
             return m["cond"].strip(), m["body"].strip()
@@ -66,13 +73,16 @@ def read(text: str, names: Collection[str]) -> Match | None:
     if re.search(r"[，,]", body):  # "传入x，y为空指针": a list or two statements, not read
         return None
     found = match(body, names)
-    if found is None or len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS:
+    table = found is not None and conditional_tables.reads(found.kinds, body)
+    if found is None or not table and (len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS):
         return None
-    if sum(bool(re.search(p, body, re.IGNORECASE)) for p in _PROPERTIES) > 1:
-        return None
+    said = [p for p in _PROPERTIES if re.search(p, body, re.IGNORECASE)]
+    if len(said) > 1 and not (table and set(said) <= {_PROPERTIES[0], _PROPERTIES[2]}):
+        return None  # (a table body names its dtype and format: "数据类型和数据格式不在支持的范围之内")
     if any(not named(w, names) and w.lower() not in _WORDS for w in IDENT.findall(split_glued(body))):
         return None  # "x1、x2、y1的shape不相同" where y1 is no parameter: the body says more
-    limits = {**found.limits, "condition": cond, "body": found.kinds[0], "body_text": body}
+    limits = {**found.limits, "condition": cond, "body": "table" if table else found.kinds[0],
+              "tables": found.kinds, "body_text": body}
     return Match(PATTERN, (PATTERN,), found.params, limits)
 
 
@@ -81,6 +91,8 @@ def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
     is not one of the shapes read exactly."""
     if (dtype := dtype_conditions.condition(ctx, text)) is not None:  # "x的数据类型为INT32"
         return dtype
+    if m := _ELEMENT.search(text):
+        return _element(ctx, m)
     m = _PRESENT.search(text)
     given = m and (m["name"] or m["passed"])
     if given and given in ctx.tensors and ctx.params[given].get("optional"):
@@ -105,6 +117,16 @@ def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
         return (test, {name: others}) if others else None
     test = f"{name} == {values[0]!r}" if len(values) == 1 else f"{name} in {values!r}"
     return test, {name: values}
+
+
+def _element(ctx: Context, m: re.Match[str]) -> tuple[str, dict[str, Any]] | None:
+    """``outputMask[0]`` (or ``not outputMask[0]``), made true by the array drawn with that element
+    so: {name: {"at": 0, "value": True}} (conditional_breaks.py draws it at its length clause's length)."""
+    name, at = m["name"], int(m["index"])
+    if name not in ctx.params or ctx.params[name]["kind"] != "bool_array" or not expressible(name):
+        return None
+    truth = (m["value"].lower() == "true") != (m["op"] in ("不为", "不是"))
+    return (f"{name}[{at}]" if truth else f"not {name}[{at}]"), {name: {"at": at, "value": truth}}
 
 
 def _values(ctx: Context, name: str, words: list[str]) -> list[Any] | None:
@@ -140,6 +162,9 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     out = []
     for e in evidence:
         cond = condition(ctx, e.limits["condition"])
+        if cond is not None and e.limits["body"] == "table":  # the rows' lists, where cond holds
+            out += conditional_tables.clauses(ctx, e, *cond)
+            continue
         given = re.fullmatch(r"present\((\w+)\)", cond[0]) if cond is not None else None
         body = _body(ctx, e, given[1] if given else None) if cond is not None else None
         if cond is None or body is None or f"{body[1].get('null')}.dtype" in cond[0]:
@@ -148,7 +173,7 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         lines, info = body
         clause: Clause = {"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
                           "all": [f"not ({test}) or {line}" for line in lines], "on_violation": e.status,
-                          "_evidence": [e], "_conditional": {"when": made_true, **info}}
+                          "_evidence": [e], "_conditional": {"when": made_true, "test": test, **info}}
         if info.get("sign"):  # valid draws keep the sign; a scalar's value needs its dtype clauses
             attr = info["sign"][0]
             clause["_sign"] = info["sign"]
@@ -177,8 +202,9 @@ def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict
         bad = [-1.0] if kinds[name] != "int" else [-1]
         return [f"{number} {'>' if positive else '>='} 0"], {"sign": (name, positive), "bad": {name: bad}}
     if kind == "same_shape" and len(names) >= 2 and set(kinds.values()) == {"tensor"}:
-        first = names[0]  # the given tensor, when the condition names one, is the one perturbed
-        moved = given if given in names else names[-1]
+        first = names[0]  # the given tensor, when the condition names one, is the one perturbed;
+        outputs = [n for n in names if ctx.params[n]["role"] == "output"]  # else an output (an input
+        moved = given if given in names else outputs[-1] if outputs else names[-1]  # ties others)
         like = first if moved != first else names[1]
         return [f"{n}.shape == {first}.shape" for n in names[1:]], {"perturb": moved, "like": like}
     return None

@@ -22,7 +22,8 @@ Clause = dict[str, Any]
 
 #: The spec kind of each C type the suite can pass (others cannot be expressed: see ``omitted``).
 KINDS = {"aclTensor*": "tensor", "aclTensorList*": "tensor_list", "aclScalar*": "scalar",
-         "char*": "string", "aclIntArray*": "int_array", "int64_t": "int", "int32_t": "int",
+         "char*": "string", "aclIntArray*": "int_array",
+         "aclBoolArray*": "bool_array", "int64_t": "int", "int32_t": "int",
          "int16_t": "int", "int8_t": "int", "uint64_t": "int", "uint32_t": "int", "int": "int",
          "bool": "bool", "double": "float", "float": "float"}
 #: Kinds passed as tensors (their table rows give dtypes, formats, ranks: for a list, of every element).
@@ -71,8 +72,8 @@ class Context:
         return self.of_kind(*TENSOR_KINDS)
 
     def required_pointers(self) -> list[str]:
-        return [n for n, p in self.params.items()
-                if p["kind"] in (*TENSOR_KINDS, "scalar", "int_array") and not p.get("optional")]
+        pointers = (*TENSOR_KINDS, "scalar", "int_array", "bool_array")
+        return [n for n, p in self.params.items() if p["kind"] in pointers and not p.get("optional")]
 
     def if_given(self, name: str, text: str) -> str:
         """The expression ``text`` on ``name`` as it holds: an optional argument left out has

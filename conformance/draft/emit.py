@@ -38,7 +38,7 @@ def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpe
     recount(draft)  # (the generate section leaves out clauses it cannot break)
     spec = spec_dict(draft, generate, document)
     text = spec_yaml(spec, draft, document)
-    for _ in range(3):  # clauses a run cannot test (breakable.py): out, and the spec again
+    for _ in range(4):  # clauses a run cannot test (breakable.py): out, and the spec again
         if not _untestable(draft, text):
             break
         recount(draft)
@@ -51,22 +51,37 @@ def _untestable(draft: Draft, text: str) -> bool:
     """Leave out what a run cannot test; whether anything was. A clause the drawn valid cases
     break (the draft's shapes cannot honour it) is left for review when it has a code; one no case
     breaks alone (another says the same) goes, unless a clause requires it or it names the first
-    tensor's dtypes (the test items), and a conditional one with a code is left for review."""
+    tensor's dtypes (the test items), and a conditional one with a code is left for review (or
+    outlives the uncoded ones it breaks with: ``_uncoded_first``)."""
     d = DraftedSpec(draft.facts.api, {}, "", draft)
     drawn, lonely = unbreakable(text, draft.facts.api, pack_vocabulary(vocabulary_additions([d])))
     first = draft.ctx.tensors[0]
     kept = {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
-    gone = set(drawn) | {cid for cid in lonely if cid not in kept
-                         and not any(cid in c.get("requires", []) for c in draft.clauses)}
+    lonely = [cid for cid in lonely if cid not in kept
+              and not any(cid in c.get("requires", []) for c in draft.clauses)]
+    gone = set(drawn) | set(_uncoded_first(draft, lonely))
     gone |= {c["id"] for c in draft.clauses if set(c.get("requires", [])) & gone}  # (their requirers)
     gone -= kept
     for c in draft.clauses:  # (a conditional one: its condition may be one no boundary draw meets)
-        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c) \
+        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c or "only_if" in c) \
                 and str(c.get("on_violation")).startswith("ACLNN_"):
             draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)), reading(c))
     draft.clauses = [c for c in draft.clauses if c["id"] not in gone]
     draft.implied += sorted(gone)
     return bool(gone)
+
+
+def _uncoded_first(draft: Draft, lonely: list[str]) -> list[str]:
+    """Where a conditional clause with a code breaks only with clauses without one, those go first
+    and the next round tries it again: a usage note "shape与input相同" beside "当outputMask[0]为true，
+    gradInput的shape与input的shape不相同" says the same where the condition holds. Not for an
+    unconditional coded clause: an uncoded one beside it may be the page allowing more ("一致或满足
+    broadcast关系" beside "shape不同" with a code), which keeping the coded one alone would deny."""
+    by = {c["id"]: c for c in draft.clauses}
+    coded = {cid for cid in lonely if str(by[cid].get("on_violation")).startswith("ACLNN_")}
+    if any("_conditional" in by[cid] or "only_if" in by[cid] for cid in coded) and len(coded) < len(lonely):
+        return [cid for cid in lonely if cid not in coded]
+    return lonely
 
 
 def _first_where(clause: dict[str, Any], draft: Draft) -> Where:

@@ -57,8 +57,8 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
                 else {"below": f"[{bound}]"}), False
     if kind == "int" and values:
         return {"sampled": sorted(values)}, False
-    if kind == "bool":
-        return {"sampled": [True, False]}, False
+    if kind == "bool":  # (a value_in clause: the one value its row allows)
+        return {"sampled": list(values) if values else [True, False]}, False
     positive = next((c["_sign"][1] for c in clauses if c.get("_sign", ("",))[0] == name), None)
     inside = next((c["_interval"][1:] for c in clauses if c.get("_interval", ("",))[0] == name), None)
     fixed = next((c["_fixed"][1] for c in clauses if c.get("_fixed", ("",))[0] == name), None)
@@ -71,8 +71,11 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
         return {"sampled": [v for v in FLOATS if v > 0] if positive else list(FLOATS)}, False
     if kind == "int":
         return {"integers": [1, 2] if positive else [0, 1]}, True
-    size = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]),
-                next((max(c["_lengths"][1]) for c in clauses if name in c.get("_lengths", ((), ()))[0]), 1))
+    exact = next((c["length"] for c in clauses if c["kind"] == "length" and name in c["params"]), None)
+    if kind == "bool_array":  # every element true (an outputMask asking for every output)
+        return {"expr": f"[True] * {exact or 1}"}, exact is None
+    size = exact or next((max(c["_lengths"][1]) for c in clauses
+                          if name in c.get("_lengths", ((), ()))[0]), 1)
     return {"expr": f"[1] * {size}" if size != 1 else "[1]"}, True
 
 

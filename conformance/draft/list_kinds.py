@@ -21,7 +21,7 @@ from typing import Any
 from conformance.draft.facts import ParamRow, Review, Sentence
 from conformance.draft.words import QUOTE
 
-_POINTERS = ("tensor", "tensor_list", "scalar", "int_array")
+_POINTERS = ("tensor", "tensor_list", "scalar", "int_array", "bool_array")
 COUNT = [1, 3]  # elements per drawn list: the count clauses rarely fix; more only cost time
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _QUOTED = re.compile(rf"{QUOTE}([A-Za-z0-9_\-]+){QUOTE}")
@@ -107,6 +107,7 @@ def require_pointers(params: dict[str, dict[str, Any]], clauses: list[dict[str, 
              for c in clauses if c["kind"] in ("not_null", "dtype_in")]
     for c in clauses:
         texts = [*c.get("all", []), c.get("when", "")] if c["kind"] == "expr" else []
+        texts.append(c.get("only_if", ""))  # (a dtype_in or format_in clause under a condition)
         read = {n for n in pointers | scalars for t in texts if re.search(rf"\b{re.escape(n)}\b", t)}
         needed = [cid for cid, named in needs if named & read and cid != c["id"]]
         if needed:

@@ -105,7 +105,7 @@ def tie_dtypes(clauses: list[Clause]) -> list[Clause]:
     for c in clauses:
         if c["kind"] == "same_dtype" and c.get("lists") != "each":  # (each: no tie between lists)
             groups.join(c["params"])
-    dtype = [c for c in clauses if c["kind"] == "dtype_in"]
+    dtype = [c for c in clauses if c["kind"] == "dtype_in" and "only_if" not in c]  # (not: a condition)
     for c in dtype:
         for p in list(c["params"]):
             home = next((d for d in dtype if d is not c and d["params"] and _stricter(d, c)

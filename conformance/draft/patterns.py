@@ -64,7 +64,7 @@ from conformance.draft.sentence_limits import (
     split_glued,
     value_limits,
 )
-from conformance.draft.words import DIFFER, NAME
+from conformance.draft.words import DIFFER, NAME, QUOTE
 
 
 @dataclass(frozen=True)
@@ -199,6 +199,11 @@ PATTERNS: tuple[Pattern, ...] = (
 _RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]")
 _CONDITION = re.compile(r"^(?:当(?!前)|若|对于)|"
                         r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?:时|情况下|场景下)[，,:：]")
+# "quant_type为static时quantScaleOptional为空指针": an attribute's value, 时 and no comma before a name
+BARE_WHEN = rx(rf"^(?:当|若|如果)?\s*(?P<cond>{NAME}\s*(?:为|是|等于|=)\s*"
+               rf"{QUOTE}?[A-Za-z0-9_.\-]+{QUOTE}?)\s*时(?=\s*[A-Za-z_])")
+# "outputMask[0]为True且gradInputOut为空指针": a flag (or a bool array's element) and what is wrong
+FLAG_AND = rx(rf"^\s*(?P<cond>{NAME}(?:\s*\[\s*\d+\s*\])?\s*(?:为|是|等于|=)\s*(?:true|false))\s*且")
 # "biasOptional存在时，…", "x不为空指针时，…", "传入biasOptional时，…": the condition that an optional
 # argument is given. A rule on that argument (alone, or relating it to one other) holds only where it
 # is given anyway, so match() reads it as unconditional; one naming any other argument is not
@@ -235,7 +240,7 @@ def unnamed(text: str, names: Collection[str]) -> str:
 
 
 def is_conditional(text: str) -> bool:
-    return bool(_CONDITION.search(text))
+    return bool(_CONDITION.search(text) or BARE_WHEN.search(text) or FLAG_AND.search(text))
 
 
 _NUMERALS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}

@@ -96,12 +96,15 @@ DUPLICATES = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:数组)?\s*(?:中|里|�
 
 
 # "yDtype不为0", "quantMode的取值不为0", "dilation的数值不等于1": one attribute (or every element of
-# an int array) that must be the one value written (the whole sentence)
-SINGLE_VALUE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:的取值|的值|的数值|内的数值|中的数值)?\s*"
-                  r"(?:不为|不是|不等于)\s*(-?\d+)$")
+# an int array) that must be the one value written (the whole sentence); "modulated参数不等于true",
+# "fixTriuMask不是false": a bool attribute that must be that one
+SINGLE_VALUE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:参数|的取值|的值|的数值|内的数值|中的数值)?\s*"
+                  r"(?:不为|不是|不等于)\s*(-?\d+|true|false)$")
+_FLAGS = {"true": True, "false": False}
 
 
-single_value_limits = _reader(SINGLE_VALUE, lambda m: {"values": [int(m[1])], "single": True})
+single_value_limits = _reader(SINGLE_VALUE, lambda m: {"values": [_FLAGS.get(m[1].lower()) if m[1].isalpha()
+                                                                  else int(m[1])], "single": True})
 
 
 # "alpha等于0", "beta为0": a float attribute (or host scalar) that must not be zero

@@ -142,6 +142,12 @@ def _dtype_cell(row: ParamRow) -> Sentence:
     return Sentence(f"{row.name}：{said}", row.where)
 
 
+def known_formats(ctx: Context, row: ParamRow) -> list[str] | None:
+    """A row's formats when the vocabulary knows every one and ND is among them (cases are ND)."""
+    known = [f for f in row.formats if f in ctx.vocab.formats]
+    return known if "ND" in known and len(known) == len(row.formats) else None
+
+
 def format_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Clause]:
     """Formats the vocabulary knows; a tensor listing no ND is left to a person (cases are ND)."""
     tensors = ctx.tensors
@@ -151,8 +157,8 @@ def format_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cl
         row = ctx.rows.get(name)
         if row is None or not row.formats:
             continue
-        known = [f for f in row.formats if f in ctx.vocab.formats]
-        if "ND" not in known or len(known) < len(row.formats):
+        known = known_formats(ctx, row)
+        if known is None:
             review(Sentence(f"{name}：数据格式 {'、'.join(row.formats)}", row.where), "format not supported")
             continue
         key = (tuple(known), coded[name].status if name in coded else "unspecified")

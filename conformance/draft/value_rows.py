@@ -15,6 +15,8 @@ from conformance.draft.facts import Review
 def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     clauses = []
     for e in evidence:
+        if isinstance(e.limits["values"][0], bool):  # (a flag: fixed_flags)
+            continue
         if len(e.params) == 1 and e.params[0] in ctx.of_kind("float", "scalar") and expressible(e.params[0]):
             clauses.append(_fixed(ctx, e, e.params[0], e.limits["values"][0]))
         if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array") or not expressible(e.params[0]):
@@ -25,6 +27,16 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         text = f"len({attr}) == 0 or (min({attr}) == {value} and max({attr}) == {value})"
         clauses.append(array_clause(ctx, e, attr, text, _element_sign=(attr, value + 1)))
     return clauses
+
+
+def fixed_flags(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
+    """"modulated参数不等于true" of a bool attribute: value_in that one value (drawn alone, the
+    generate section; broken by the other)."""
+    return [{"id": ctx.new_id("VALUE"), "source": source([e.sentence]), "kind": "value_in",
+             "params": [e.params[0]], "values": list(e.limits["values"]), "on_violation": e.status,
+             "_evidence": [e]}
+            for e in evidence if len(e.params) == 1 and e.params[0] in ctx.of_kind("bool")
+            and e.limits.get("single") and all(isinstance(v, bool) for v in e.limits["values"])]
 
 
 def _fixed(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:

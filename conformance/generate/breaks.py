@@ -140,7 +140,8 @@ def _length(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
         if isinstance(value, TensorList):
             out += _list_lengths(c, value, _position_tied(ctx.spec, p, args), args)
         elif value is not None:
-            out.append(_set(args, **{p: tuple(value) + (0,)}))
+            grown = (True,) if ctx.spec.params[p].kind == "bool_array" else (0,)
+            out.append(_set(args, **{p: tuple(value) + grown}))
             if value:
                 out.append(_set(args, **{p: tuple(value)[:-1]}))
     return out
@@ -195,6 +196,8 @@ def _value_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     listed = c.options["values"]
     allowed = [v for v in listed if isinstance(v, int)]
     bad: list[Any] = [max(allowed) + 1, min(allowed) - 1] if allowed else []
+    if listed and all(isinstance(v, bool) for v in listed):  # a flag: the other one (never 2 or 0)
+        bad = [b for b in (True, False) if b not in listed]
     if any(isinstance(v, str) for v in listed):  # a string attribute: a name the list lacks
         bad = [name for name in ("undocumented", "undocumented_value") if name not in listed][:1]
     return [_set(args, **{p: Scalar(scalar_value(v, args[p].dtype), args[p].dtype)

@@ -94,11 +94,11 @@ def check_list_tie(kind: str, raw: dict[str, Any], params: dict[str, Param], fai
 
 def check_clause_options(kind: str, raw: dict[str, Any], params: dict[str, Param], fail: Fail,
                          *at: Any) -> None:
-    """Options that must fit the kind of parameter named: an int_array's ``length`` is exact; a
+    """Options that must fit the kind of parameter named: an int or bool array's ``length`` is exact; a
     string parameter's ``values`` are strings (and a number's are not)."""
     kinds = {params[n].kind for n in raw.get("params", [])}
-    if kind == "length" and "int_array" in kinds and "length" not in raw:
-        raise fail("a length clause on an int_array gives its exact length (length: N)", *at)
+    if kind == "length" and kinds & {"int_array", "bool_array"} and "length" not in raw:
+        raise fail("a length clause on an int_array or bool_array gives its exact length (length: N)", *at)
     if kind == "value_in":
         strings = [isinstance(v, str) for v in raw["values"]]
         if "string" in kinds and not all(strings) or "string" not in kinds and any(strings):

@@ -180,6 +180,7 @@ def content(c: Constraint | Review) -> dict[str, Any]:
         "kind": c.kind, "params": list(c.params), "on_violation": c.on_violation,
         "requires": list(c.requires), "checks": list(c.checks), "all": [e.text for e in c.exprs],
         "when": c.when.text if c.when is not None else None, "doc": c.source.doc,
+        "only_if": c.only_if.text if c.only_if is not None else None,
         "quote": c.source.quote, "where": c.source.where}
     # domains: the data section's; dtype_rules: the vocabulary's
     out.update({k: v for k, v in c.options.items() if k not in ("domains", "dtype_rules")})

@@ -39,7 +39,8 @@ def facts(spec: OperatorSpec) -> dict[str, Fact]:
 def unexpressed(spec: OperatorSpec) -> list[Constraint]:
     """The clauses whose meaning no fact captures (compared by id only)."""
     return [c for c in spec.constraints if c.kind not in _PREDICATE_KINDS
-            and not (c.kind == "behavior" and (c.when is None or _contiguity_params(c)))]
+            and not (c.kind == "behavior" and (c.when is None or _contiguity_params(c)))
+            or c.only_if is not None]
 
 
 # --- one function per family ----------------------------------------------------------------------
@@ -70,7 +71,8 @@ def _dtypes(spec: OperatorSpec) -> Iterator[Fact]:
         own, partners, ties = _naming(spec, "dtype_in", name), _dtype_partners(spec, name), []
         if not own:
             ties = [c for c in spec.constraints if c.ties_dtypes and name in c.params]
-            own = [c for c in spec.constraints if c.kind == "dtype_in" and set(c.params) & partners]
+            own = [c for c in spec.constraints if c.kind == "dtype_in" and set(c.params) & partners
+                   and c.only_if is None]
         if not own:
             continue
         note = f"as {', '.join(sorted(partners))} (same_dtype)" if ties else ""
@@ -194,7 +196,9 @@ _PREDICATE_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in",
 
 
 def _naming(spec: OperatorSpec, kind: str, name: str) -> list[Constraint]:
-    return [c for c in spec.constraints if c.kind == kind and name in c.params]
+    """The clauses of ``kind`` naming ``name`` (one holding only under a condition, ``only_if``, is
+    no fact: compared by id)."""
+    return [c for c in spec.constraints if c.kind == kind and name in c.params and c.only_if is None]
 
 
 def _ids(clauses: Iterable[Constraint]) -> tuple[str, ...]:

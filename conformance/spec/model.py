@@ -78,7 +78,7 @@ class DocVersion:
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # tensor | tensor_list | scalar | string | int_array | int | bool | float
+    kind: str  # tensor | tensor_list | scalar | string | int_array | bool_array | int | bool | float
     role: str  # input | output | attr
     values: dict[int, str] | None = None
     optional: bool = False  # documented optional: a null pointer (absent) is a valid argument
@@ -99,6 +99,7 @@ class Constraint:
     line: int | None = None
     when: Expression | None = None  # the cases a clause speaks for (behavior: default all;
     # a constraint: the valid cases whose success it promises in particular, see ``owner``)
+    only_if: Expression | None = None  # dtype_in, format_in: the cases where the clause holds at all
 
     @property
     def list_tie(self) -> str:

@@ -41,8 +41,9 @@ from conformance.spec.yaml_lines import LocatedYaml
 _TENSOR_CLAUSES = {"format_in", "rank_in", "same_shape", "broadcastable", "contiguous"}
 #: The parameter kinds each clause kind may name (a tensor-list clause holds for every element).
 _WANTED: dict[str, tuple[str, ...]] = {
-    "length": ("int_array", "tensor_list"), "value_in": ("int", "bool", "float", "scalar", "string"),
-    "not_null": (*TENSOR_KINDS, "int_array", "scalar", "string"), "dtype_in": DTYPED_KINDS,
+    "length": ("int_array", "bool_array", "tensor_list"),
+    "value_in": ("int", "bool", "float", "scalar", "string"),
+    "not_null": (*TENSOR_KINDS, "int_array", "bool_array", "scalar", "string"), "dtype_in": DTYPED_KINDS,
     "same_dtype": DTYPED_KINDS, "data_in": ("tensor",)}
 
 
@@ -151,7 +152,7 @@ class OperatorBuilder:
         check_list_tie(kind, raw, params, self.fail, *at)
         options = {k: v for k, v in raw.items() if k not in (
             "id", "source", "kind", "params", "on_violation", "requires", "all", "checks", "message",
-            "break", "when")}
+            "break", "when", "only_if")}
         check_dtype_relation(kind, raw, params, self.vocab.dtype_rules is not None, self.fail, *at)
         if kind in DTYPE_RELATIONS:
             options["dtype_rules"] = self.vocab.dtype_rules
@@ -171,7 +172,8 @@ class OperatorBuilder:
         return Constraint(raw["id"], kind, Source(**raw["source"]), tuple(raw.get("params", [])),
                           raw.get("on_violation"), status, tuple(raw.get("requires", [])), options,
                           exprs, tuple(raw.get("checks", [])), self.doc.line_of(at),
-                          self._expr(raw["when"], params, *at, "when") if "when" in raw else None)
+                          self._expr(raw["when"], params, *at, "when") if "when" in raw else None,
+                          self._expr(raw["only_if"], params, *at, "only_if") if "only_if" in raw else None)
 
     def _check_param(self, kind: str, name: str, params: dict[str, Param], *path: Any) -> None:
         if name not in params:

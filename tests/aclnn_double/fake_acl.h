@@ -65,6 +65,12 @@ typedef struct aclIntArray {
     uint64_t size;
 } aclIntArray;
 
+/* An array of flags (aclCreateBoolArray: an outputMask), copied at creation. */
+typedef struct aclBoolArray {
+    bool *values;
+    uint64_t size;
+} aclBoolArray;
+
 /* A list of tensors (aclCreateTensorList): destroying it destroys its tensors, as CANN's does. */
 typedef struct aclTensorList {
     const aclTensor **tensors;

@@ -1,4 +1,4 @@
-/* The tensor-list and scalar half of the ABI (aclTensorList, aclScalar). */
+/* The tensor-list, scalar and bool-array half of the ABI (aclTensorList, aclScalar, aclBoolArray). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,5 +54,29 @@ FAKE_API aclError aclDestroyScalar(const aclScalar *scalar) {
     if (scalar == NULL)
         return ACL_ERROR_INVALID_PARAM;
     free((void *)scalar);
+    return ACL_SUCCESS;
+}
+
+FAKE_API aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size) {
+    if (size > 0 && value == NULL)
+        return NULL;
+    aclBoolArray *a = malloc(sizeof *a);
+    bool *copy = malloc(size > 0 ? size * sizeof *value : 1);
+    if (a == NULL || copy == NULL) {
+        free(a);
+        free(copy);
+        return NULL;
+    }
+    if (size > 0)
+        memcpy(copy, value, size * sizeof *value);
+    a->values = copy;
+    a->size = size;
+    return a;
+}
+
+FAKE_API aclError aclDestroyBoolArray(const aclBoolArray *array) {
+    if (array != NULL)
+        free(array->values);
+    free((void *)array);
     return ACL_SUCCESS;
 }
