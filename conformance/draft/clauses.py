@@ -24,6 +24,7 @@ from conformance.draft import (
     list_sizes,
     merges,
     order_clauses,
+    pads,
     promotion_clauses,
     relations,
     shape_notes,
@@ -152,6 +153,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
+    built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), null_ids)
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
     NOT_IDENTICAL,
+    PAD_LIMIT,
+    PAD_SHAPE,
     RANK_OR_RANKS,
     RANK_OR_SHAPE,
     SAME_RANK,
@@ -23,6 +25,8 @@ from conformance.draft.dim_phrasings import (
     ZERO_DIM,
     dim_range_limits,
     dim_tie_limits,
+    pad_limit_limits,
+    pad_shape_limits,
     rank_part_limits,
     same_rank_limits,
 )
@@ -164,6 +168,10 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("zero value", ("nonzero",), ZERO_VALUE, ("等于0", "为0"), "alpha等于0。"),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
+    Pattern("padding limit", ("pad_limit",), PAD_LIMIT, ("padding", "数值", "大于等于", "维度"),
+            "padding的数值大于等于self对应维度的值。", limits=pad_limit_limits),
+    Pattern("padded shape", ("pad_shape",), PAD_SHAPE, ("加", "padding", "正向传播"),
+            "out后两维度的值不等于self后两维度的值加对应padding。", limits=pad_shape_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
