@@ -26,6 +26,7 @@ from conformance.draft import (
     order_clauses,
     pads,
     promotion_clauses,
+    rank_ties,
     relations,
     shape_notes,
     table_clauses,
@@ -154,6 +155,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), null_ids)
+    built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)

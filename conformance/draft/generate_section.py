@@ -22,6 +22,7 @@ from conformance.draft import (
     list_sizes,
     order_clauses,
     pads,
+    rank_ties,
     value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible
@@ -107,6 +108,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     padded = pads.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     guessed_attrs = [name for name in guessed_attrs if name not in padded]
+    rank_ties.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     empty_dims.zero_at(s.of, s.draws, clauses, review)
     pads.spare_padded_dims(s, clauses)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
