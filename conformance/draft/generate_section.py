@@ -18,6 +18,7 @@ from conformance.draft import (
     distinct_clauses,
     empty_breaks,
     empty_dims,
+    list_counts,
     list_kinds,
     list_sizes,
     order_clauses,
@@ -109,6 +110,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     padded = pads.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     guessed_attrs = [name for name in guessed_attrs if name not in padded]
     rank_ties.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
+    list_counts.resolve(ctx, s, draws, args, clauses, review, lambda name: _where(ctx, name))
     empty_dims.zero_at(s.of, s.draws, clauses, review)
     pads.spare_padded_dims(s, clauses)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)

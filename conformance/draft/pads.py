@@ -19,7 +19,7 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import ParamRow, Review, Sentence
-from conformance.draft.shape_draws import Shapes
+from conformance.draft.shape_draws import Shapes, drop_unused
 from conformance.draft.words import NAME
 
 LIMIT, SHAPE = "pad_limit", "pad_shape"
@@ -136,9 +136,7 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
                 s.guessed.remove(m)
         c["break"], c["_pad_base"] = {name: {"mode": "perturb"}}, (base, k)
         drawn.add(p)
-        others = {n: d for n, d in draws.items() if n != old}
-        if isinstance(old, str) and old not in repr([args, others, [d.get("break") for d in clauses_]]):
-            del draws[old]  # (the padded tensor's own draw, now unused)
+        drop_unused(draws, args, clauses_, old)
     for c in [c for c in clauses_ if "_pad_limit" in c]:
         if c["_pad_limit"] in drawn:
             c["break"] = {draw_of(c["_pad_limit"]): {"mode": "above"}}
