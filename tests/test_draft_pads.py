@@ -27,6 +27,7 @@ PAGE = Path(__file__).parent / "fixtures" / "pad_pages" / "docs" / "aclnnToyPad2
 NAMES = ("self", "padding", "out", "gradOutput")
 LIMIT = "padding中的数值大于等于self对应维度的大小"
 SHAPE = "out后两维的大小不等于self后两维的大小加对应padding"
+VAGUE = "输出out的shape与实际不匹配"
 
 
 @pytest.mark.parametrize(("text", "limits"), [
@@ -108,6 +109,12 @@ def test_the_fixture_rows_become_the_exact_clauses(facts):
         "expr": "self_shape[:-2] + [self_shape[-2] + padding[2] + padding[3], "
                 "self_shape[-1] + padding[0] + padding[1]]"}
     assert gen["args"]["out"] == "out_padded_shape"
+    # the vague row: the padded dims (the shape clause's) and the others, broken by the first dim
+    assert clauses[VAGUE]["all"] == [
+        f"{guard} or out.rank == self.rank and out.shape[:-2] == self.shape[:-2]"]
+    assert clauses[VAGUE]["break"] == {"out_padded_shape": {
+        "expr": "[self_shape[0] + 1] + self_shape[1:-2] + [self_shape[-2] + padding[2] + padding[3], "
+                "self_shape[-1] + padding[0] + padding[1]]"}}
     assert all(o.checkable for o in drafted.draft.outcomes)
     assert not [c for c in drafted.spec["constraints"] if c["kind"] == "review"]  # (out no guess now)
 
@@ -115,7 +122,7 @@ def test_the_fixture_rows_become_the_exact_clauses(facts):
 def test_a_page_not_saying_the_order_leaves_both_rows_for_review(facts):
     drafted = draft_spec(_with_padding_usage(facts, "长度为4。"), VOCAB, "toy: aclnnToyPad2d.md")
     clauses = by_quote(drafted.spec)
-    assert clauses[LIMIT]["kind"] == "review" and clauses[SHAPE]["kind"] == "review"
+    assert {clauses[q]["kind"] for q in (LIMIT, SHAPE, VAGUE)} == {"review"}
     assert drafted.spec["generate"]["args"]["out"] != "out_padded_shape"
     assert "below" not in drafted.spec["generate"]["draws"]["padding"]
 
@@ -133,7 +140,7 @@ def test_valid_cases_are_padded_and_each_break_breaks_its_clause_alone(facts, tm
         assert list(out) == [*x[:-2], x[-2] + pad[2] + pad[3], x[-1] + pad[0] + pad[1]]
         assert all(pad[i] < x[-1 - i // 2] for i in range(4))
         assert explain(case, specs).expected == "success"
-    for cid in ("TP2-PAD", "TP2-PAD-2"):
+    for cid in ("TP2-PAD", "TP2-PAD-2", "TP2-PAD-3"):
         cases = broken_cases(spec, vocab, product, dtype, FixedChooser("max"), cid)
         assert cases
         for case in cases:

@@ -155,7 +155,8 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
-    built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), null_ids)
+    built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), ev.get("shape_note", []),
+                          null_ids)
     built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
     list_counts.require_counts(built)

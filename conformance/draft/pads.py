@@ -53,10 +53,11 @@ def pairs(row: ParamRow | None) -> tuple[int, str | None, list[Sentence]] | None
     return k, bounds[0][1] if bounded else None, used
 
 
-def clauses(ctx: Context, limit_ev: list[Evidence], shape_ev: list[Evidence],
+def clauses(ctx: Context, limit_ev: list[Evidence], shape_ev: list[Evidence], vague: list[Evidence],
             null_ids: dict[str, list[str]]) -> list[Clause]:
     """The limit clause and one shape clause per padded tensor, for each padding whose row says
-    its order and whose rows name one base tensor."""
+    its order and whose rows name one base tensor; a vague row on a padded output alone ("out的
+    shape与实际输出shape不匹配") adds its other dims (``_lead``)."""
     out: list[Clause] = []
     for p in ctx.of_kind("int_array"):
         read = pairs(ctx.rows.get(p))
@@ -81,9 +82,30 @@ def clauses(ctx: Context, limit_ev: list[Evidence], shape_ev: list[Evidence],
             out.append(_clause(ctx, lim, said, text, null_ids, {p, t}) | {"_pad_limit": p})
         for o in padded:
             mine = [e for e in shp if e.limits["padded"] == o]
-            out.append(_clause(ctx, mine, said, _shape_text(guard, p, t, o, k, mine), null_ids, {p, t, o})
-                       | {"_pad": (p, t, o, k)})
+            shape = _clause(ctx, mine, said, _shape_text(guard, p, t, o, k, mine), null_ids, {p, t, o})
+            out.append(shape | {"_pad": (p, t, o, k)})
+            rows = [e for e in vague if e.params == (o,) and e.status == shape["on_violation"]
+                    and not any(m.limits.get("forward") for m in mine)]
+            out += _lead(ctx, shape, rows, guard, t, o, k)
     return out
+
+
+def _lead(ctx: Context, shape: Clause, vague: list[Evidence], guard: str, t: str, o: str,
+          k: int) -> list[Clause]:
+    """A vague row on the padded output: its shape the forward output's, the padded dims (the
+    shape clause's) and the others (this clause's: the rank and the unpadded dims the base's);
+    the row counts while both stand."""
+    if not vague:
+        return []
+    lead = {"id": ctx.new_id("PAD"), "source": source([e.sentence for e in vague]), "kind": "expr",
+            "requires": shape["requires"], "all": [f"{guard} or {o}.rank == {t}.rank and "
+                                                   f"{o}.shape[:-{k}] == {t}.shape[:-{k}]"],
+            "on_violation": shape["on_violation"], "_evidence": vague, "_lead": shape["id"]}
+    shape["_evidence"] = [*shape["_evidence"], *vague]
+    for e in vague:
+        shape.setdefault("_with", {})[id(e)] = [lead["id"]]
+        lead.setdefault("_with", {})[id(e)] = [shape["id"]]
+    return [lead]
 
 
 def _plain(ctx: Context, name: str) -> bool:
@@ -135,8 +157,14 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             if m in s.guessed:
                 s.guessed.remove(m)
         c["break"], c["_pad_base"] = {name: {"mode": "perturb"}}, (base, k)
+        for lead in [d for d in clauses_ if d.get("_lead") == c["id"] and s.ranges[base][1] > k]:
+            rest = draws[name]["expr"][len(base) + 1:]  # (":-k] + [padded dims]": its first dim one more)
+            lead["break"] = {name: {"expr": f"[{base}[0] + 1] + {base}[1{rest}"}}
         drawn.add(p)
         drop_unused(draws, args, clauses_, old)
+    for c in [c for c in clauses_ if "_lead" in c and "break" not in c]:
+        clauses_.remove(c)
+        review(Sentence(c["source"]["quote"], where(c["_evidence"][0].params[0])), "vague shape")
     for c in [c for c in clauses_ if "_pad_limit" in c]:
         if c["_pad_limit"] in drawn:
             c["break"] = {draw_of(c["_pad_limit"]): {"mode": "above"}}
