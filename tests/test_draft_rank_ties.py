@@ -12,6 +12,7 @@ from conformance.cases.oracle import explain
 from conformance.draft.emit import draft_spec
 from conformance.draft.pack import write_pack
 from conformance.draft.patterns import match
+from conformance.draft.rank_ties import _count
 from conformance.draft.reading import read_page
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
@@ -21,7 +22,7 @@ from conformance.spec.model import SpecSet
 
 VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")
 PAGE = Path(__file__).parent / "fixtures" / "rank_tie_pages" / "docs" / "aclnnToyTile.md"
-NAMES = ("self", "repeats", "axis", "normalizedShape", "input", "mask", "out")
+NAMES = ("self", "repeats", "axis", "normalizedShape", "input", "mask", "out", "indices")
 LENGTH = "repeats的元素个数小于输入tensor的维度"
 VALUE = "axis的值大于self的维数"
 
@@ -33,6 +34,8 @@ VALUE = "axis的值大于self的维数"
                                                  "right": "输入tensor"}),
     ("axis的值大于self的维度数量", {"left": "axis", "measure": "value", "op": "大于", "right": "self"}),
     ("mask的shape维度大于self", {"left": "mask", "measure": "rank", "op": "大于", "right": "self"}),
+    ("indices中Tensor个数超过self维度数", {"left": "indices", "measure": "count", "op": "超过",
+                                         "right": "self"}),
 ])
 def test_rank_comparisons_are_read(text, limits):
     found = match(text, NAMES)
@@ -98,3 +101,15 @@ def test_valid_cases_keep_the_ranks_and_each_break_breaks_its_clause_alone(draft
         for case in cases:
             e = explain(case, specs)
             assert e.status == (161002,) and {v.clause for v in e.violations} == {cid}
+
+
+def test_a_list_counted_against_a_rank_gets_its_own_count_capped_by_the_rank():
+    draws, args = {"count": {"integers": [1, 3]}}, {"indices": "[x_shape] * count"}
+    name, drawn = _count(draws, args, "indices", "x_shape", "<=", 1)
+    assert name == "indices_count" and args["indices"] == "[x_shape] * indices_count"
+    assert drawn == ({"expr": "min(count, len(x_shape))"}, {"expr": "len(x_shape) + 1"})
+    # fewer than the rank needs a rank of 2 at least (a list of one tensor at the least)
+    assert _count({}, {"indices": "[x_shape] * count"}, "indices", "x_shape", "<", 1)[1] is None
+    assert _count({}, {"indices": "[x_shape] * count"}, "indices", "x_shape", "<", 2)[1] == (
+        {"expr": "min(count, len(x_shape) - 1)"}, {"expr": "len(x_shape)"})
+    assert _count({}, {"indices": "[x_shape] * count"}, "indices", "x_shape", ">=", 3)[1] is None

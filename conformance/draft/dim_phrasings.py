@@ -162,20 +162,23 @@ def pad_shape_limits(text: str) -> Limits | None:
 
 # One parameter's rank, length or value against a tensor's rank (rank_ties.py builds the clause):
 # "input的维度小于normalizedShape的维度", "x1的维数小于gamma", "参数repeats的参数个数小于输入tensor的维度",
-# "axis的值大于self的维度数量"; "输入tensor" is the page's one input tensor
-_MEASURE = r"(shape\s*维度|维度数量|维度数|维数|维度|参数个数|元素个数|个数|长度|值)"
+# "axis的值大于self的维度数量", "indices中Tensor个数超过selfRef维度数" (a list's count); "输入tensor" is
+# the page's one input tensor
+_MEASURE = (r"(shape\s*维度|维度数量|维度数|维数|维度|参数个数|元素个数|个数|长度|值|"
+            r"中\s*tensor\s*(?:个数|数量))")
 RANK_COMPARE = rx(rf"^(?:参数|输入)?\s*({NAME})\s*的?\s*{_MEASURE}\s*(小于等于|大于等于|小于|大于|超过)\s*"
-                  rf"(输入tensor|{NAME})\s*(?:的\s*(?:shape\s*)?(维度数量|维度数|维数|维度))?{_END}")
+                  rf"(输入tensor|{NAME})\s*(?:的?\s*(?:shape\s*)?(维度数量|维度数|维数|维度))?{_END}")
 _RANK_WORDS = {"维度数量", "维度数", "维数", "维度"}
 
 
 def rank_compare_limits(text: str) -> Limits | None:
-    """{"left", "measure": rank | length | value, "op", "right"} (None: not this row)."""
+    """{"left", "measure": rank | length | value | count, "op", "right"} (None: not this row)."""
     m = RANK_COMPARE.search(text)
     if m is None:
         return None
     word = re.sub(r"^shape\s*", "", m[2])
     if (m[5] or word) not in _RANK_WORDS or (m[5] is None and word not in _RANK_WORDS):
         return None
-    measure = "rank" if word in _RANK_WORDS else "value" if word == "值" else "length"
+    measure = ("rank" if word in _RANK_WORDS else "value" if word == "值"
+               else "count" if word.startswith("中") else "length")
     return {"left": m[1], "measure": measure, "op": m[3], "right": m[4]}

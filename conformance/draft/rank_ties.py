@@ -10,6 +10,7 @@ The phrasing: dim_phrasings.RANK_COMPARE.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +33,8 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         requires = [cid for cid, params in null_ids.items() if {attr, tensor} & set(params)]
         out.append({"id": ctx.new_id("EXPR"), "source": source([e.sentence]), "kind": "expr",
                     "requires": requires, "all": [text], "on_violation": e.status, "_evidence": [e],
-                    "_rank_tie": (attr, tensor, op, measure)})
+                    "_rank_tie": (attr, tensor, op, measure),
+                    **({"_reads_lists": True} if measure == "count" else {})})  # (list_kinds.mixes_lists)
     return out
 
 
@@ -52,6 +54,8 @@ def _sides(ctx: Context, limits: dict[str, Any]) -> tuple[str, str, str, str, st
         return right, left, _FLIP[op], "length", f"{left}.rank {op} len({right})"
     if kind[right] == "tensor" and kind[left] == "int_array" and measure in ("rank", "length"):
         return left, right, op, "length", f"len({left}) {op} {right}.rank"
+    if kind[right] == "tensor" and kind[left] == "tensor_list" and measure == "count":
+        return left, right, op, "count", f"len({left}) {op} {right}.rank"
     if kind[right] == "tensor" and kind[left] == "int" and measure == "value":
         return left, right, op, "value", f"{left} {op} {right}.rank"
     return None
@@ -67,8 +71,11 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         if isinstance(base, str) and base in s.ranges and not any(
                 d["kind"] == "length" and attr in d["params"] for d in clauses_):
             low, _ = s.ranges[base]
-            drawn = (_length(draws.get(name, {}), base, op, low) if measure == "length"
-                     else _value(draws.get(name, {}), base, op, low))
+            if measure == "count":  # (a list: its own count draw)
+                name, drawn = _count(draws, args, attr, base, op, low)
+            else:
+                drawn = (_length(draws.get(name, {}), base, op, low) if measure == "length"
+                         else _value(draws.get(name, {}), base, op, low))
         if drawn is None:
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(attr)), "rank comparison")
@@ -101,3 +108,16 @@ def _value(draw: dict[str, Any], base: str, op: str, low: int) -> Draws | None:
         return None
     n = f"len({base})"
     return draw, {"integers": [f"{n} + 1", f"{n} + 2"] if op == "<=" else [n, f"{n} + 1"]}
+
+
+def _count(draws: dict[str, Any], args: dict[str, Any], attr: str, base: str, op: str,
+           low: int) -> tuple[str, Draws | None]:
+    """(the list's own count draw, (its valid draw, the break)) for a list of at most (fewer than)
+    rank tensors: the common count capped by the rank, never below one."""
+    own = f"{attr}_count"
+    m = re.fullmatch(r"\[(\w+)\] \* (\w+)", str(args.get(attr, "")))
+    if m is None or own in draws or op not in ("<=", "<") or low < (1 if op == "<=" else 2):
+        return own, None
+    args[attr] = f"[{m[1]}] * {own}"
+    most, past = (f"len({base})", f"len({base}) + 1") if op == "<=" else (f"len({base}) - 1", f"len({base})")
+    return own, ({"expr": f"min({m[2]}, {most})"}, {"expr": past})
