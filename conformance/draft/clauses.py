@@ -21,10 +21,13 @@ from conformance.draft import (
     dim_ties,
     distinct_clauses,
     empty_dims,
+    list_counts,
     list_sizes,
     merges,
     order_clauses,
+    pads,
     promotion_clauses,
+    rank_ties,
     relations,
     shape_notes,
     table_clauses,
@@ -153,6 +156,11 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
+    built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), ev.get("shape_note", []),
+                          null_ids)
+    built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
+    built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
+    list_counts.require_counts(built)
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)

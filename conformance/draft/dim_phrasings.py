@@ -121,3 +121,64 @@ def dim_range_limits(text: str) -> Limits | None:
     """{} when every range ``text`` writes from "[-" is [-r, r-1]; None (not this row) otherwise."""
     starts = [m.start() for m in re.finditer(r"\[\s*-", text)]
     return None if any(_DIM_FORMS.match(text, i) is None for i in starts) else {}
+
+
+# Pad operators' rows (pads.py builds their clauses; the padding row must say which dims its pairs
+# pad). "padding的数值大于等于self对应维度的值", "padding内的数值大于等于self的维度大小", "padding里的数值
+# 大于等于对应self的维度大小", "padding的数值大于等于self最后一维度的值" (patterns.match has made "一维"
+# "1维"): a padding value at or above the size of the dim it pads
+PAD_LIMIT = rx(rf"^({NAME})\s*(?:的|内的?|里的?|中的?)\s*数值\s*大于等于\s*(?:对应的?\s*)?({NAME})\s*的?\s*"
+               rf"(对应|最后1)?\s*维度?\s*的?\s*(?:值|大小)?{_END}")
+# "out后两维度的值不等于self后两维度的值加对应padding", "out最后一维的值不等于self最后一维的值加padding的
+# 两个值": the padded dims of the output; "gradOutput shape需要与reflection_pad2d正向传播的output一致":
+# the gradient has the forward output's shape
+_PADDED = r"(最后1维度?|后两维度?|后3维度?)"
+_PAD_OUT = rx(rf"^({NAME})\s*的?\s*{_PADDED}\s*的?\s*(?:值|大小)\s*不等于\s*({NAME})\s*的?\s*{_PADDED}"
+              rf"\s*的?\s*(?:值|大小)\s*加\s*(?:对应的?\s*)?({NAME})\s*(?:的两个值)?{_END}")
+_PAD_GRAD = rx(rf"^({NAME})\s*的?\s*shape\s*(?:需要|需)?\s*与\s*\w+\s*正向传播的\s*output\s*一致{_END}")
+PAD_SHAPE = rx(f"{_PAD_OUT.pattern}|{_PAD_GRAD.pattern}")
+_PAIRS = {"最后1维度": 1, "最后1维": 1, "后两维度": 2, "后两维": 2, "后3维度": 3, "后3维": 3}
+
+
+def pad_limit_limits(text: str) -> Limits | None:
+    """{"pad", "tensor"} and, for "最后一维度", "pairs": 1 (None: not this row)."""
+    m = PAD_LIMIT.search(text)
+    if m is None:
+        return None
+    return {"pad": m[1], "tensor": m[2], **({"pairs": 1} if m[3] == "最后1" else {})}
+
+
+def pad_shape_limits(text: str) -> Limits | None:
+    """{"padded", "tensor", "pad", "pairs"} for an output's padded dims; {"padded", "forward": True}
+    for a gradient of the forward output's shape (None: neither)."""
+    if m := _PAD_OUT.search(text):
+        if _PAIRS[m[2]] != _PAIRS[m[4]]:
+            return None
+        return {"padded": m[1], "tensor": m[3], "pad": m[5], "pairs": _PAIRS[m[2]]}
+    if m := _PAD_GRAD.search(text):
+        return {"padded": m[1], "forward": True}
+    return None
+
+
+# One parameter's rank, length or value against a tensor's rank (rank_ties.py builds the clause):
+# "input的维度小于normalizedShape的维度", "x1的维数小于gamma", "参数repeats的参数个数小于输入tensor的维度",
+# "axis的值大于self的维度数量", "indices中Tensor个数超过selfRef维度数" (a list's count); "输入tensor" is
+# the page's one input tensor
+_MEASURE = (r"(shape\s*维度|维度数量|维度数|维数|维度|参数个数|元素个数|个数|长度|值|"
+            r"中\s*tensor\s*(?:个数|数量))")
+RANK_COMPARE = rx(rf"^(?:参数|输入)?\s*({NAME})\s*的?\s*{_MEASURE}\s*(小于等于|大于等于|小于|大于|超过)\s*"
+                  rf"(输入tensor|{NAME})\s*(?:的?\s*(?:shape\s*)?(维度数量|维度数|维数|维度))?{_END}")
+_RANK_WORDS = {"维度数量", "维度数", "维数", "维度"}
+
+
+def rank_compare_limits(text: str) -> Limits | None:
+    """{"left", "measure": rank | length | value | count, "op", "right"} (None: not this row)."""
+    m = RANK_COMPARE.search(text)
+    if m is None:
+        return None
+    word = re.sub(r"^shape\s*", "", m[2])
+    if (m[5] or word) not in _RANK_WORDS or (m[5] is None and word not in _RANK_WORDS):
+        return None
+    measure = ("rank" if word in _RANK_WORDS else "value" if word == "值"
+               else "count" if word.startswith("中") else "length")
+    return {"left": m[1], "measure": measure, "op": m[3], "right": m[4]}

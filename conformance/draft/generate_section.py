@@ -18,9 +18,12 @@ from conformance.draft import (
     distinct_clauses,
     empty_breaks,
     empty_dims,
+    list_counts,
     list_kinds,
     list_sizes,
     order_clauses,
+    pads,
+    rank_ties,
     value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible, reading
@@ -107,7 +110,12 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    padded = pads.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
+    guessed_attrs = [name for name in guessed_attrs if name not in padded]
+    rank_ties.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
+    list_counts.resolve(ctx, s, draws, args, clauses, review, lambda name: _where(ctx, name))
     empty_dims.zero_at(s.of, s.draws, clauses, review)
+    pads.spare_padded_dims(s, clauses)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     _review_guesses(ctx, s.guessed, guessed_attrs, review)

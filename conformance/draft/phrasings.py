@@ -159,3 +159,23 @@ def _empty_dims(m: re.Match[str]) -> Limits:
 
 
 empty_dims_limits = _reader(EMPTY_DIMS, _empty_dims)
+
+
+# Tensor-list counts (list_counts.py builds the clause): "x1、x2的Tensor数量不一致", "x1、x2中的Tensor
+# 数量不一致" (lists of one count); "scalars的元素个数与x1的Tensor数量不一致" (a tensor of as many
+# elements as the list has tensors)
+_LISTS_COUNT = rx(rf"^({NAME}(?:\s*(?:、|和|与)\s*{NAME})+)\s*(?:中)?的?\s*tensor\s*(?:数量|个数)\s*"
+                  r"(?:不一致|不相等|不相同|不同)[。.]?$")
+_ELEMENTS_COUNT = rx(rf"^({NAME})\s*的\s*元素个数\s*与\s*({NAME})\s*的\s*tensor\s*(?:数量|个数)\s*"
+                     r"(?:不一致|不相等|不相同|不同)[。.]?$")
+LIST_COUNT = rx(f"{_LISTS_COUNT.pattern}|{_ELEMENTS_COUNT.pattern}")
+
+
+def list_count_limits(text: str) -> Limits | None:
+    """{"lists": names} for lists of one count; {"elements": tensor, "lists": (list,)} for a
+    tensor of as many elements as the list has tensors (None: neither)."""
+    if m := _LISTS_COUNT.search(text):
+        return {"lists": tuple(re.findall(NAME, m[1]))}
+    if m := _ELEMENTS_COUNT.search(text):
+        return {"elements": m[1], "lists": (m[2],)}
+    return None

@@ -42,6 +42,10 @@ _RANK_MAX = rx(r"(?:超过|大于|超出|多于|高于)了?\s*(\d+)\s*(?:维|D\b
                 r"(?:维度|维数|维度数|维度数量|维|shape\s*dim)\s*(?:超过|大于|超出|多于)了?\s*(\d+)")
 _RANK_ZERO = rx(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0维")
 _RANK_MIN = rx(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数)\s*(?:小于|少于)\s*(\d+)")
+# "selfRef的维度小于等于1", "x的维度大于等于9": the bound itself refused too
+_RANK_MIN_EQ = rx(r"(?:维度|维数)\s*小于等于\s*(\d+)(?!\d)|小于等于\s*(\d+)\s*维")
+_RANK_MAX_EQ = rx(r"(?:维度|维数)\s*大于等于\s*(\d+)(?!\d)|大于等于\s*(\d+)\s*维")
+_BOUND_WORD = re.compile(r"大于|小于|超过|超出|少于|多于|高于|低于")
 _RANK_RANGE = rx(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
 # "不是3维且不是4维": neither, so either is allowed
 _RANK_SET = rx(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，|且不是|且不为)?\s*)+)")
@@ -59,6 +63,11 @@ def rank_limits(text: str) -> Limits | None:
         return None
     if m := _RANK_RANGE.search(text):
         return {"min": int(m[1]), "max": int(m[2])}
+    if (low_eq := _RANK_MIN_EQ.search(text)) or (high_eq := _RANK_MAX_EQ.search(text)):
+        if len(_BOUND_WORD.findall(text)) > 1:
+            return None  # (two bounds, one of them inclusive: not read yet)
+        m = low_eq or high_eq
+        return {"min": int(m[1] or m[2]) + 1} if low_eq else {"max": int(m[1] or m[2]) - 1}
     if m := _RANK_MAX.search(text):
         limits: Limits = {"max": int(m[1] or m[2])}
         if low := _RANK_MIN.search(text):

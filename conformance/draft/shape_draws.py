@@ -144,3 +144,12 @@ def draw_shapes(ctx: Context, clauses: list[Clause]) -> Shapes:
                 s.of[t] = f"{rep}_shape"
             s.guessed.append(t)
     return s
+
+
+def drop_unused(draws: dict[str, Any], args: dict[str, Any], clauses: list[Clause], name: Any) -> None:
+    """Draw ``name`` deleted when no argument, other draw or clause break names it any more (a
+    tensor's own draw after a relation drew it from another's)."""
+    others = {n: d for n, d in draws.items() if n != name}
+    if isinstance(name, str) and name in draws and name not in repr(
+            [args, others, [c.get("break") for c in clauses]]):
+        del draws[name]
