@@ -50,7 +50,7 @@ def test_the_hand_made_meta_has_the_keys_a_run_records(specs):
 
 
 def test_header_and_outcome(report, schema):
-    assert report["schema_version"] == "1.5" and report["outcome"] == "nonconformant"
+    assert report["schema_version"] == "1.6" and report["outcome"] == "nonconformant"
     assert report["backend"] == meta()["backend"] and report["products"] == ["atlas-a2", "atlas-inference"]
     assert (report["profile"], report["seed"], report["max_examples"]) == ("quick", 7, 25)
     assert report["spec"] == {"version": "1.0.0", "digest": "d6ffad9ef93c0653"}

@@ -15,7 +15,7 @@ from conformance.report.outcome import (
     unfinished_pairs,
 )
 
-SCHEMA_VERSION = "1.5"
+SCHEMA_VERSION = "1.6"
 
 
 def build_report(meta: dict[str, Any], records: list[ItemRecord], seconds: float,
@@ -83,6 +83,8 @@ def _item(r: ItemRecord) -> dict[str, Any]:
             "error": r.error}
     if r.quota:
         item.update(judged=r.judged, quota=r.quota)
+    if r.notes:
+        item["notes"] = list(r.notes)
     return item
 
 

@@ -91,7 +91,8 @@ def _killed(verdict: Verdict) -> bool:
 
 def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                   record: ItemRecord) -> None:
-    _run_fixed(item, judge, specs, cfg, record, boundary_cases(specs, item.api, item.product))
+    cases = boundary_cases(specs, item.api, item.product, record.notes)
+    _run_fixed(item, judge, specs, cfg, record, cases)
 
 
 def _run_fixed(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
