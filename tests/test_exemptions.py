@@ -20,6 +20,7 @@ from conformance.generate.dry_run import shipped_specs
 from conformance.generate.exemptions import conditional, exemptions
 from conformance.generate.strategies import boundary_cases
 from conformance.report.document import build_report
+from conformance.report.summary import summary_markdown
 from conformance.spec.expressions import Expression
 
 HERE = Path(__file__).parent
@@ -84,6 +85,8 @@ def test_notes_survive_the_journal_and_reach_the_report():
     (item,) = report["items"]
     assert item["notes"] == record.notes
     validate(report, load_schema())
+    assert summary_markdown(report).endswith(f"**Not covered**:\n- `{BCE}/{A2}/boundary/all`: "
+                                             "no valid case found with X: 'a' alone true in 'a or b'\n")
 
 
 def _run(args: list[str], report_dir: Path) -> dict:
