@@ -89,9 +89,10 @@ def test_notes_survive_the_journal_and_reach_the_report():
                                              "no valid case found with X: 'a' alone true in 'a or b'\n")
 
 
-def _run(args: list[str], report_dir: Path) -> dict:
-    code = main(["run", *args, "--profile", "quick", "--seed", "7", "-q", "--no-isolate",
-                 "--report-dir", str(report_dir)])
+def _run(args: list[str], report_dir: Path, profile: str) -> dict:
+    """The boundary items only (the exemption cases are theirs): quick, one product; ci, every one."""
+    code = main(["run", *args, "--profile", profile, "-k", "boundary", "--seed", "7", "-q",
+                 "--no-isolate", "--report-dir", str(report_dir)])
     report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
     assert code == (0 if report["outcome"] == "conformant" else 1) and report["errors"] == []
     return report
@@ -103,13 +104,16 @@ def _exempt_findings(report: dict, clause: str) -> set[tuple[str, str]]:
     return {(f["kind"], f["clause"]) for f in report["findings"]}
 
 
-def test_a_rule_planted_unconditional_in_a_shipped_spec_is_found(tmp_path):
+@pytest.mark.parametrize("profile", ["quick", "ci"])
+def test_a_rule_planted_unconditional_in_a_shipped_spec_is_found(tmp_path, profile):
     report = _run(["--op", RP2D, "--backend", f"{HERE / 'unconditional_backends.py'}:PadLimitEverywhere"],
-                  tmp_path / "r")
+                  tmp_path / "r", profile)
     # a valid call rejected: blamed, as any, on the phase clause; its origin names the rule
     assert report["outcome"] == "nonconformant"
     assert _exempt_findings(report, "RP2D-PAD-BF16") == {("status", "RP2D-PHASE")}
     assert "returned 161002" in report["findings"][0]["message"]
+    products = {f["product"] for f in report["findings"]}
+    assert products == ({A2} if profile == "quick" else set(shipped_specs().operator(RP2D).products))
 
 
 @pytest.fixture(scope="module")
@@ -119,12 +123,21 @@ def drafted(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.parametrize("profile", ["quick", "ci"])
 @pytest.mark.parametrize(("bug", "clause_quote"), [
     ("GateAlways", "当gated为true时，gateOut为空指针"), ("SlopeAlways", "gated为false时，slope是负数")])
-def test_a_drafted_rule_planted_unconditional_is_found(drafted, tmp_path, bug, clause_quote):
+def test_a_drafted_rule_planted_unconditional_is_found(drafted, tmp_path, bug, clause_quote, profile):
     spec = yaml.safe_load((drafted / f"{GATED}.yaml").read_text(encoding="utf-8"))
     (clause,) = [c["id"] for c in spec["constraints"] if c["source"]["quote"] == clause_quote]
     report = _run(["--specs", str(drafted), "--op", GATED, "--backend",
-                   f"{HERE / 'trust_backends.py'}:{bug}"], tmp_path / "r")
+                   f"{HERE / 'trust_backends.py'}:{bug}"], tmp_path / "r", profile)
     assert report["outcome"] == "nonconformant"
     assert _exempt_findings(report, clause) == {("status", "TGS-PHASE")}
+
+
+def test_backends_following_the_rules_pass_the_exemption_cases(drafted, tmp_path):
+    reference = _run(["--op", RP2D], tmp_path / "ref", "quick")
+    assert reference["outcome"] == "conformant"
+    correct = _run(["--specs", str(drafted), "--op", GATED, "--backend",
+                    f"{HERE / 'trust_backends.py'}:Correct"], tmp_path / "correct", "quick")
+    assert correct["findings"] == [] and correct["stats"]["cases"] > 0
