@@ -3,7 +3,8 @@ dtype_tie_pages,
 written from what the pages say (never from the oracle, the drafted spec or explain): each
 operator's checks are its page's error rows, read by hand. An accepted call writes zeros into its
 outputs (the drafts have no reference). ``Correct`` follows the pages; each ``Planted*`` class
-plants one bug in one check (tests/test_draft_kind_trust.py).
+plants one bug in one check (tests/test_draft_kind_trust.py; GateAlways and SlopeAlways, a
+conditional row's body held whatever its condition: tests/test_exemptions.py).
 
 Use as ``tests/trust_backends.py:Correct`` (a class is instantiated without arguments).
 """
