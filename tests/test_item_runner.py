@@ -100,15 +100,16 @@ def test_an_item_our_generator_cannot_build_is_insufficient_with_the_reason(spec
                       RunSettings(20, 0, tmp_path, "fake"))
     assert judge.calls == 0 and record.cases == 0 and record.error is None
     assert (record.outcome, record.judged, record.quota) == ("insufficient", 0, 1)
-    assert record.note == ("no case breaks KL-DTYPE without breaking another clause on atlas-a2: "
-                           "not testable there")
+    assert record.notes == ["no case breaks KL-DTYPE without breaking another clause on atlas-a2: "
+                           "not testable there"]
     assert record.evidence_rows == [("KL-DTYPE", "status")]
     report = build_report(META, [record], 1.0)
-    assert report["outcome"] == "incomplete" and report["items"][0]["note"] == record.note
-    assert f"judged 0 of 1 cases ({record.note})" in junit_xml(report).decode()
+    assert report["outcome"] == "incomplete" and report["items"][0]["notes"] == record.notes
+    note = record.notes[0]
+    assert f"judged 0 of 1 cases ({note})" in junit_xml(report).decode()
     html = render_html(report)
-    assert f'<li data-item="{record.item}"><code>{record.item}</code>: {record.note}</li>' in html
+    assert f'<li data-item="{record.item}"><code>{record.item}</code>: {note}</li>' in html
     valid = run_item(Item(KL, "atlas-a2", "FLOAT", "numerics"), judge, specs,
                      RunSettings(20, 0, tmp_path, "fake"))
     assert valid.outcome == "insufficient"
-    assert valid.note == "no valid case of FLOAT could be drawn on atlas-a2"
+    assert valid.notes == ["no valid case of FLOAT could be drawn on atlas-a2"]

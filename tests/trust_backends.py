@@ -3,7 +3,8 @@ dtype_tie_pages,
 written from what the pages say (never from the oracle, the drafted spec or explain): each
 operator's checks are its page's error rows, read by hand. An accepted call writes zeros into its
 outputs (the drafts have no reference). ``Correct`` follows the pages; each ``Planted*`` class
-plants one bug in one check (tests/test_draft_kind_trust.py).
+plants one bug in one check (tests/test_draft_kind_trust.py; GateAlways and SlopeAlways, a
+conditional row's body held whatever its condition: tests/test_exemptions.py).
 
 Use as ``tests/trust_backends.py:Correct`` (a class is instantiated without arguments).
 """
@@ -113,7 +114,8 @@ class Correct:
         x, bias, slope, gated = a["x"], a["biasOptional"], a["slope"], a["gated"]
         if any(a[n] is None for n in ("x", "slope", "out")):
             return NULLPTR
-        if (self._when(gated and self.bug != "gate-unchecked") and a["gateOut"] is None
+        if (self._when(gated and self.bug != "gate-unchecked" or self.bug == "gate-always")
+                and a["gateOut"] is None
                 or self._when(a["mode"] == "skip") and a["maskOut"] is None):
             return NULLPTR
         if not plain(x, a["out"], bias, a["gateOut"], a["maskOut"], ranks=(1, 4), dtypes=FLOATS):
@@ -122,7 +124,7 @@ class Correct:
             return INVALID
         if a["out"].shape != x.shape or bias is not None and bias.shape != x.shape:
             return INVALID
-        if self._when(not gated) and slope.value < 0:
+        if self._when(not gated or self.bug == "slope-always") and slope.value < 0:
             return INVALID
         if self._when(dtype(x) == "FLOAT16") and a["maskOut"] is None:
             return INVALID
@@ -164,3 +166,5 @@ EmptyIndex = planted("empty-index")  # zero dimension: checks self only
 ListFirstTwo = planted("list-first-two")  # list same dtype: compares y[0] and y[1] only
 NoCondition = planted("no-condition")  # conditions: every body held, its condition ignored
 GateUnchecked = planted("gate-unchecked")  # conditions: gateOut may be null whatever gated is
+GateAlways = planted("gate-always")  # conditions: gateOut may not be null whatever gated is
+SlopeAlways = planted("slope-always")  # conditions: slope may not be negative whatever gated is

@@ -89,7 +89,7 @@ class ItemRecord:
     judged: int = 0  # cases whose checks of the item's own family were judged (its evidence)
     quota: int = 0  # how many it needed (0: no quota, as for the boundary phase)
     evidence_rows: list[tuple[str, str]] = field(default_factory=list)  # (clause, kind) it vouches for
-    note: str | None = None  # why it judged too few cases, when our side knows (no case could be built)
+    notes: list[str] = field(default_factory=list)  # what it could not cover (a boundary exemption)
 
     @property
     def outcome(self) -> str:
@@ -124,7 +124,7 @@ class ItemRecord:
                 "numerics": [[d, b, n] for (d, b), n in sorted(self.numerics.items())],
                 "findings": [f.to_json() for f in self.findings], "judged": self.judged,
                 "quota": self.quota, "evidence_rows": [list(r) for r in self.evidence_rows],
-                "note": self.note}
+                "notes": list(self.notes)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ItemRecord:
@@ -136,5 +136,5 @@ class ItemRecord:
         record.findings = [Finding(**f) for f in data["findings"]]
         record.judged, record.quota = data.get("judged", 0), data.get("quota", 0)
         record.evidence_rows = [tuple(r) for r in data.get("evidence_rows", [])]
-        record.note = data.get("note")
+        record.notes = list(data.get("notes", []))
         return record

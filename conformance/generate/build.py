@@ -30,15 +30,18 @@ def can_break(spec: OperatorSpec, clause: str) -> bool:
 
 
 def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, ch: Chooser,
-               clause: str | None = None, size_max: int = 0) -> Case | None:
+               clause: str | None = None, size_max: int = 0,
+               steps: tuple[Any, ...] | None = None) -> Case | None:
     """One case (tensor args as TensorMeta). With ``clause``, the case is built to break it;
     None when that is impossible from what was drawn. With ``size_max``, a case of the size axis
-    (the spec's ``large`` draws; its largest tensor at most ``size_max`` elements)."""
+    (the spec's ``large`` draws; its largest tensor at most ``size_max`` elements). With ``steps``
+    and no clause, a case with those steps of some clause's ``break`` applied (exemptions.py)."""
     program = spec.program
-    steps = {s.name: s for s in program.breaks.get(clause or "", ())}
+    given = program.breaks.get(clause or "", ()) if steps is None else steps
+    by_name = {s.name: s for s in given}
     env: dict[str, Any] = {"size_max": size_max} if size_max else {}
     for draw in program.large if size_max else program.draws:
-        step = steps.get(draw.name)
+        step = by_name.get(draw.name)
         env[draw.name] = step.apply(draw, env, ch) if step else draw.value(env, ch)
     args = {name: typed_arg(spec.params[name].kind, expr.evaluate(env), dtype)
             for name, expr in program.args.items()}

@@ -6,6 +6,7 @@ low-end / high-end cases. Labels name a choice so a fixed chooser can switch sin
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -74,6 +75,27 @@ class FixedChooser:
 
     def boolean(self, label: str) -> bool:
         return label in self.flags
+
+
+class SeededChooser:
+    """Uniform choices from a seeded ``random.Random``: the same seed makes the same case, in any
+    process (a search over a few draws that stays deterministic, exemptions.py)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def integer(self, lo: int, hi: int, label: str) -> int:
+        return self.rng.randint(lo, max(lo, hi))
+
+    def choice(self, options: Sequence[T], label: str) -> T:
+        return options[self.rng.randrange(len(options))]
+
+    def boolean(self, label: str) -> bool:
+        return self.rng.random() < _RARE.get(label, 0.5)
+
+
+# Flags a seeded search seldom sets: an empty tensor or a view is a case of its own, not the usual.
+_RARE = {"empty": 0.1, "views": 0.2}
 
 
 # Choices that stay at their simplest even in "max" mode: boundary cases keep ordinary data.

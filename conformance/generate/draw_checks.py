@@ -19,7 +19,7 @@ Fail = Callable[..., SpecError]  # (message, *path of keys) -> SpecError naming 
 T = TypeVar("T")
 
 # What a draw or expression raises on a value of the wrong type or size (ExprError wraps most).
-_RUN_ERRORS = (ExprError, CaseError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+RUN_ERRORS = (ExprError, CaseError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
                AttributeError, OverflowError)
 # A shape draw builds a list of ``rank`` dims: far above any aclnn rank, and far below a hang.
 MAX_RANK = 64
@@ -50,7 +50,7 @@ def _constant(bound: Any) -> Any:
     """The bound's value when it names no draw (a literal), else None."""
     try:
         return bound.value({})
-    except _RUN_ERRORS:
+    except RUN_ERRORS:
         return None
 
 
@@ -87,7 +87,7 @@ def _check_rank(draw: Shape, env: dict[str, Any], label: str, fail: Fail) -> Non
 def attempt(run: Callable[[], T], what: str, label: str, fail: Fail, *path: Any) -> T:
     try:
         return run()
-    except _RUN_ERRORS as exc:
+    except RUN_ERRORS as exc:
         raise fail(f"{what} fails on the values drawn at the {label}: {exc}", *path) from None
 
 

@@ -16,6 +16,7 @@ from conformance.cases.materialize import REGIMES
 from conformance.cases.oracle import Expectation, explain
 from conformance.generate.build import broken_cases, build_case, can_break
 from conformance.generate.choosers import FixedChooser, HypothesisChooser
+from conformance.generate.exemptions import exemptions
 from conformance.spec.draws import Chooser
 from conformance.spec.model import OperatorSpec, SpecSet
 from conformance.spec.values import dtypes_of
@@ -96,9 +97,11 @@ _MODES = (("min", frozenset()), ("max", frozenset()), ("min", frozenset({"empty"
           ("max", frozenset({"views"})), ("min", frozenset({"absent"})))
 
 
-def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:
+def boundary_cases(specs: SpecSet, api: str, product: str, notes: list[str] | None = None) -> list[Drawn]:
     """The deterministic first phase: worked examples, low and high ends of every draw per dtype,
-    empty and view variants, and every way to break each clause at its limit."""
+    empty and view variants, every way to break each clause at its limit, and each conditional
+    clause's exemptions (exemptions.py: a valid case per disjunct true alone; ``notes`` gains a
+    line for each the search found no case for)."""
     spec = specs.operator(api)
     vocab = specs.vocabulary
     out: list[Drawn] = []
@@ -117,6 +120,11 @@ def boundary_cases(specs: SpecSet, api: str, product: str) -> list[Drawn]:
         for clause in breakable(spec, outcome):
             for mode in ("min", "max"):
                 out += _broken_at_limit(specs, spec, product, dtypes[0], clause, mode)
+    for e in exemptions(specs, api, product):
+        if e.case is not None:
+            out.append(Drawn(e.case, origin=f"exempt: {e.describe()}"))
+        elif notes is not None:
+            notes.append(f"no valid case found with {e.describe()}")
     return _unique(out)
 
 

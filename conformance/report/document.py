@@ -83,8 +83,8 @@ def _item(r: ItemRecord) -> dict[str, Any]:
             "error": r.error}
     if r.quota:
         item.update(judged=r.judged, quota=r.quota)
-    if r.note:
-        item["note"] = r.note
+    if r.notes:
+        item["notes"] = list(r.notes)
     return item
 
 

@@ -121,7 +121,7 @@ def _evidence(report: dict[str, Any], row: dict[str, Any]) -> str:
     short = [i for i in report.get("items", [])
              if i["outcome"] == "insufficient" and i["item"].startswith(prefix)]
     said = "; ".join(f"{i['item']} judged {i.get('judged', 0)} of {i.get('quota', 0)} cases"
-                     + (f" ({i['note']})" if i.get("note") else "") for i in short)
+                     + "".join(f" ({n})" for n in i.get("notes", [])) for i in short)
     return said or f"{row.get('insufficient', 0)} item(s) judged too few cases"
 
 

@@ -68,7 +68,7 @@ def view(report: dict[str, Any]) -> dict[str, Any]:
             "waived": failing_clauses(report, matrix, "waived"),
             "waivers": {"applied": [], "expired": [], "stale": [], **(report.get("waivers") or {})},
             "not_run": not_run_groups(report),
-            "unbuilt": [i for i in report.get("items", []) if i.get("note")],  # (no case built)
+            "uncovered": [i for i in report.get("items", []) if i.get("notes")],
             "charts": numerics_charts(report, apis),
             "observations": observations(report), "errors": list(report.get("errors") or [])}
 

@@ -69,7 +69,7 @@ def summary_markdown(report: dict[str, Any]) -> str:
     """A verdict line, a per-operator/product table, and every finding with its replay."""
     lines = [f"## aclnn conformance: {verdict(report)}", "", _header(report), "", *_table(report)]
     lines += _operators(report)
-    lines += _findings(report) + _waivers(report) + _not_run(report)
+    lines += _findings(report) + _waivers(report) + _not_run(report) + _item_notes(report)
     for err in report["errors"]:
         lines += ["", f"**Error** in `{err['item']}`: {err['error']}"]
     return "\n".join(lines) + "\n"
@@ -132,6 +132,18 @@ def _operators(report: dict[str, Any]) -> list[str]:
     if len(said) > MAX_ROWS:
         lines.append(f"| … | and {len(said) - MAX_ROWS} more operators (report.html) | | |")
     return lines
+
+
+def _item_notes(report: dict[str, Any]) -> list[str]:
+    """What items could not cover (1.6 ``notes``: a conditional clause's disjunct no valid case
+    isolated), so a reader knows which success sides went untested."""
+    notes = [f"- `{item['item']}`: {note}" for item in report.get("items", [])
+             for note in item.get("notes", [])]
+    if not notes:
+        return []
+    more = [f"- … and {len(notes) - MAX_ROWS} more (report.json `items[].notes`)"
+            for _ in range(len(notes) > MAX_ROWS)]
+    return ["", "**Not covered**:", *notes[:MAX_ROWS], *more]
 
 
 def _cell(text: str) -> str:

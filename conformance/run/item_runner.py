@@ -91,7 +91,8 @@ def _killed(verdict: Verdict) -> bool:
 
 def _run_boundary(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
                   record: ItemRecord) -> None:
-    _run_fixed(item, judge, specs, cfg, record, boundary_cases(specs, item.api, item.product))
+    cases = boundary_cases(specs, item.api, item.product, record.notes)
+    _run_fixed(item, judge, specs, cfg, record, cases)
 
 
 def _run_fixed(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings, record: ItemRecord,
@@ -146,7 +147,7 @@ def _run_hypothesis(item: Item, judge: Judge, specs: SpecSet, cfg: RunSettings,
         try:
             _run_pass(item, judge, specs, cfg, record, attempt)
         except Unsatisfiable:  # our side built no case: the item cannot pass, nor blame the backend
-            record.note = _unbuildable(item, specs)
+            record.notes.append(_unbuildable(item, specs))
             record.quota = max(1, min(cfg.max_examples // 2, record.cases // 2))
             break
         # the quota: half the examples asked for, or half of what the generator could draw

@@ -47,7 +47,7 @@ class Expression:
     """A parsed, whitelisted expression; ``evaluate(names)`` runs it, ``explain`` says why it failed."""
 
     def __init__(self, text: str, names: frozenset[str]) -> None:
-        self.text = text
+        self.text, self.names = text, names
         try:
             self.tree = ast.parse(text.strip(), mode="eval")
         except SyntaxError as exc:
@@ -81,6 +81,14 @@ class Expression:
     def evaluate(self, names: Mapping[str, Any]) -> Any:
         """The value of the expression; ``ExprError`` when it cannot be computed for these names."""
         return _Interpreter(names).run(self.tree.body)
+
+    def disjuncts(self) -> tuple[Expression, ...]:
+        """The operands of a top-level ``or`` (``not (COND) or BODY``: a conditional rule, holding
+        by its exemption or by its body), each an expression of its own; () for any other form."""
+        body = self.tree.body
+        if not (isinstance(body, ast.BoolOp) and isinstance(body.op, ast.Or)):
+            return ()
+        return tuple(Expression(ast.unparse(v), self.names) for v in body.values)
 
     def explain(self, names: Mapping[str, Any]) -> str:
         """A concrete message for a false result, e.g. ``padding[1]=4 must be < self.shape[-1]=4``."""
