@@ -23,6 +23,7 @@ from conformance.draft import (
     empty_dims,
     list_sizes,
     merges,
+    norm_ties,
     order_clauses,
     promotion_clauses,
     relations,
@@ -123,6 +124,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     ev = {k: [*ev.get(k, []), *made.get(k, [])] for k in {*ev, *made}}
     null = table_clauses.not_null(ctx, ev.get("not_null", []))
     null_ids = {c["id"]: c["params"] for c in null}
+    equal, ev["same_shape"] = norm_ties.split(ctx, ev.get("same_shape", []))
     bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
     built = [*null,
             *table_clauses.dtype_in(ctx, ev.get("dtype_in", []), draft.review),
@@ -135,6 +137,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *array_ranks.array_ranks(ctx, ev.get("rank_in", []), null_ids),
             *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *dim_ties.clauses(ctx, ev.get("dim_tie", []), null_ids),
+            *norm_ties.clauses(ctx, ev.get("norm_shape", []), equal, null_ids),
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
             *attr_clauses.sign(ctx, ev.get("sign", [])),

@@ -20,6 +20,7 @@ from conformance.draft import (
     empty_dims,
     list_kinds,
     list_sizes,
+    norm_ties,
     order_clauses,
     value_rows,
 )
@@ -104,6 +105,9 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    tied = norm_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    s.guessed = [t for t in s.guessed if t not in tied]
+    guessed_attrs = [name for name in guessed_attrs if name not in tied]
     empty_dims.zero_at(s.of, s.draws, clauses, review)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))

@@ -26,6 +26,7 @@ from conformance.draft.dim_phrasings import (
     rank_part_limits,
     same_rank_limits,
 )
+from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
@@ -164,6 +165,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("zero value", ("nonzero",), ZERO_VALUE, ("等于0", "为0"), "alpha等于0。"),
     Pattern("attribute out of its range", ("value_in", "dim_range"), OUT_OF_RANGE, ("越界", "取值范围"),
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
+    Pattern("normalized shape", ("norm_shape",), NORM_SHAPE, ("右对齐", "乘积", "normalizedShape"),
+            "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
