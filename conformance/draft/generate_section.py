@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.draft import (
+    channel_ties,
     conditional_breaks,
     dim_ties,
     distinct_clauses,
@@ -106,6 +107,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     tied = norm_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    tied |= channel_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     s.guessed = [t for t in s.guessed if t not in tied]
     guessed_attrs = [name for name in guessed_attrs if name not in tied]
     empty_dims.zero_at(s.of, s.draws, clauses, review)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from conformance.draft.channel_phrasings import CHANNEL, channel_limits
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
     NOT_IDENTICAL,
@@ -109,6 +110,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
                        r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
+    Pattern("channel axis", ("channel",), CHANNEL, ("channel轴", "C轴", "通道"),
+            "mean的shape与input的channel轴不一致。", limits=channel_limits),
     Pattern("empty by some dims", ("empty_dims",), EMPTY_DIMS, ("空tensor", "存在", "维度"),
             "self为空tensor且存在非第一维度的值为0。", limits=empty_dims_limits),
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
