@@ -134,3 +134,12 @@ def test_the_channel_axis_is_read_from_the_page_or_left_open(fmt, rank, usage, a
     assert tie["all"][0] == f"not present(avg) or {guard} or avg.numel == x.shape[{axis}]"
     # a zero dim is put at an index from the front: an axis from the end stays for review
     assert clauses[ZERO]["kind"] == ("expr" if axis >= 0 else "review")
+
+
+def test_a_rank_beside_the_tie_is_two_clauses_of_the_row():
+    rule = "avg/spread维度不为一维，或者shape不等于x C轴的长度"
+    drafted = _drafted(PAGE.read_text(encoding="utf-8").replace(f"<td>{TIE}。</td>", f"<td>{rule}。</td>"))
+    rank, tie = (c for c in drafted.spec["constraints"] if c["source"]["quote"] == rule)
+    assert (rank["kind"], rank["params"], rank["ranks"]) == ("rank_in", ["avg", "spread"], [1])
+    assert tie["all"][1] == "not present(spread) or x.rank < 2 or spread.numel == x.shape[1]"
+    assert all(o.checkable for o in drafted.draft.outcomes)

@@ -12,12 +12,12 @@ channel_ties.channel_axis; ``STATED`` is that sentence.
 """
 from __future__ import annotations
 
-from conformance.draft.sentence_limits import Limits, rx
+from conformance.draft.sentence_limits import Limits, rank_limits, rx
 from conformance.draft.words import DIFFER, NAME
 
 _AXIS = r"(?:channel\s*轴|C\s*轴|通道轴)"
 _SIZE = r"(?:size|大小|长度|值)"
-_TARGETS = rf"{NAME}(?:\s*(?:、|,|，|或者|或|和)\s*{NAME})*"
+_TARGETS = rf"{NAME}(?:\s*(?:、|,|，|或者|或|和|/)\s*{NAME})*"
 _TIE = rx(rf"^(?:参数|输入)?\s*(?P<targets>{_TARGETS})\s*的\s*(?:shape|size|大小|元素个数)\s*(?:与|和)\s*"
           rf"(?:输入|入参)?\s*(?P<source>{NAME})\s*(?:的\s*shape\s*中\s*|的\s*)?{_AXIS}\s*(?:的\s*{_SIZE})?\s*"
           rf"{DIFFER}\s*[。.]?$")
@@ -25,7 +25,13 @@ _ZERO = rx(rf"^(?:参数|输入)?\s*(?P<x>{NAME})\s*的\s*{_AXIS}\s*(?:的\s*)?{
            r"[。.]?$|"
            rf"^不支持\s*(?P<y>{NAME})\s*的?\s*{_AXIS}\s*(?:的\s*{_SIZE}\s*)?为\s*0\s*的\s*空\s*tensor\s*[。.]?$")
 CHANNEL = rx(f"{_TIE.pattern}|{_ZERO.pattern}")
-_SPLIT = rx(r"\s*(?:、|,|，|或者|或|和)\s*")
+_SPLIT = rx(r"\s*(?:、|,|，|或者|或|和|/)\s*")
+# "weight/bias/mean/invstd维度不为1维，或者shape不等于input C轴的长度": a rank and the tie (the
+# rank part read by sentence_limits.rank_limits; patterns.match has made "一维" "1维")
+_RANK_OR_TIE = rx(rf"^(?P<targets>{_TARGETS})\s*的?\s*(?P<rank>维度\s*(?:数)?\s*不为\s*\d+\s*维)\s*[，,]?\s*"
+                  rf"(?:或者|或)\s*shape\s*(?:不等于|与)\s*(?:输入|入参)?\s*(?P<source>{NAME})\s*的?\s*{_AXIS}\s*"
+                  rf"(?:的\s*(?:{_SIZE}))?\s*(?:{DIFFER})?\s*[。.]?$")
+RANK_OR_CHANNEL = _RANK_OR_TIE
 
 # "第2维固定为channel轴", "默认第二维为channel轴", "其中第2维固定为channel轴": which dimension (counted
 # from 1, as the pages count it here) the channel axis is
@@ -40,6 +46,13 @@ def channel_limits(text: str) -> Limits | None:
     if m := _ZERO.search(text):
         return {"zero": m["x"] or m["y"]}
     return None
+
+
+def rank_or_channel_limits(text: str) -> Limits | None:
+    """The rank limits and {"tie": (targets, x)} of a rank-or-tie row; None: not one."""
+    m = _RANK_OR_TIE.search(text)
+    rank = rank_limits(m["rank"]) if m else None
+    return {**rank, "tie": (tuple(_SPLIT.split(m["targets"])), m["source"])} if m and rank else None
 
 
 def stated_ordinal(text: str) -> int | None:

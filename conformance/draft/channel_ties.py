@@ -84,6 +84,10 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         lines, info = made
         tie = info.pop("channel", None)
         names = {x, *(tie[0] if tie else ())}
+        ranks = {k: v for k, v in e.limits.items() if k in ("min", "max", "ranks")}
+        if ranks:  # ("weight维度不为1维，或者shape不等于input C轴的长度": the rank of the tied ones)
+            out.append({"id": ctx.new_id("RANK"), "source": source([e.sentence]), "kind": "rank_in",
+                        "params": list(tie[0]), **ranks, "on_violation": e.status, "_evidence": [e]})
         out.append({"id": ctx.new_id("CHANNEL"), "source": source([e.sentence]), "kind": "expr",
                     "requires": [cid for cid, params in null_ids.items() if set(params) & names],
                     "all": lines, "on_violation": e.status, "_evidence": [e], **info,

@@ -12,7 +12,12 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from conformance.draft.channel_phrasings import CHANNEL, channel_limits
+from conformance.draft.channel_phrasings import (
+    CHANNEL,
+    RANK_OR_CHANNEL,
+    channel_limits,
+    rank_or_channel_limits,
+)
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
     NOT_IDENTICAL,
@@ -112,6 +117,8 @@ PATTERNS: tuple[Pattern, ...] = (
                        r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
     Pattern("channel axis", ("channel",), CHANNEL, ("channel轴", "C轴", "通道"),
             "mean的shape与input的channel轴不一致。", limits=channel_limits),
+    Pattern("rank or channel axis", ("channel",), RANK_OR_CHANNEL, ("维度", "C轴", "或者"),
+            "weight/bias维度不为1维，或者shape不等于input C轴的长度。", limits=rank_or_channel_limits),
     Pattern("empty by some dims", ("empty_dims",), EMPTY_DIMS, ("空tensor", "存在", "维度"),
             "self为空tensor且存在非第一维度的值为0。", limits=empty_dims_limits),
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
