@@ -35,6 +35,7 @@ STATED = "<td>以ND格式传入时，第2维固定为channel轴。</td>"
     ("gamma，beta的shape和x的C轴不一致", {"tie": (("gamma", "beta"), "x")}),
     ("input的channel轴size为0", {"zero": "input"}),
     ("不支持input C轴为0的空Tensor", {"zero": "input"}),
+    ("mean或invstd在第二维上的size与input的channel轴不一致", {"tie": (("mean", "invstd"), "input"), "at": 2}),
 ])
 def test_channel_rows_are_read(text, limits):
     names = ("mean", "invstd", "sumDy", "sumDyXmu", "gradWeight", "gamma", "beta", "input", "x")
@@ -44,7 +45,6 @@ def test_channel_rows_are_read(text, limits):
 
 
 @pytest.mark.parametrize("text", [
-    "mean或invstd在第二维上的size与x的channel轴不一致",  # a dimension of mean, counted from the front
     "avg的shape长度与x shape中channel轴的长度不相等",  # "shape长度": a rank or a size?
     "x，y的C轴或H*W长度小于32 Bytes",  # a bound in bytes
 ])
@@ -143,3 +143,20 @@ def test_a_rank_beside_the_tie_is_two_clauses_of_the_row():
     assert (rank["kind"], rank["params"], rank["ranks"]) == ("rank_in", ["avg", "spread"], [1])
     assert tie["all"][1] == "not present(spread) or x.rank < 2 or spread.numel == x.shape[1]"
     assert all(o.checkable for o in drafted.draft.outcomes)
+
+
+@pytest.mark.parametrize(("rank", "read"), [("2", True), ("2-3", False)])
+def test_a_dimension_counted_from_one_is_read_only_where_it_cannot_be_from_zero(rank, read):
+    rule = "avg或spread在第二维上的size和x的channel轴不一致"
+    text = PAGE.read_text(encoding="utf-8").replace(f"<td>{TIE}。</td>", f"<td>{rule}。</td>")
+    for name in ("avg", "spread"):  # (both rows: description, usage, dtypes, format, then the rank)
+        head = text.index(f"<td>{name}(aclTensor*)</td>")
+        at = text.index("<td>1</td>", head)
+        text = text[:at] + f"<td>{rank}</td>" + text[at + len("<td>1</td>"):]
+    clause = by_quote(_drafted(text).spec)[rule]
+    if not read:  # (a 3-D avg has a dimension 2 counted from 0: which one is meant is unsure)
+        assert clause["kind"] == "review"
+        return
+    assert clause["all"][0] == "not present(avg) or x.rank < 2 or avg.rank < 2 or avg.shape[1] == x.shape[1]"
+    bumped = "avg_shape[:1] + [x_shape[1] + 1] + avg_shape[2:]"
+    assert clause["break"] == {"avg_channel_shape": {"expr": bumped}}

@@ -24,7 +24,12 @@ _TIE = rx(rf"^(?:参数|输入)?\s*(?P<targets>{_TARGETS})\s*的\s*(?:shape|size
 _ZERO = rx(rf"^(?:参数|输入)?\s*(?P<x>{NAME})\s*的\s*{_AXIS}\s*(?:的\s*)?{_SIZE}?\s*(?:为|等于)\s*0\s*"
            r"[。.]?$|"
            rf"^不支持\s*(?P<y>{NAME})\s*的?\s*{_AXIS}\s*(?:的\s*{_SIZE}\s*)?为\s*0\s*的\s*空\s*tensor\s*[。.]?$")
-CHANNEL = rx(f"{_TIE.pattern}|{_ZERO.pattern}")
+# "mean或invstd在第二维上的size与input的channel轴不一致": one dimension of each (counted from 1 only
+# where the tensors have no dimension k counted from 0: channel_ties.py checks their ranks)
+_AT_TIE = rx(rf"^(?P<at_targets>{_TARGETS})\s*(?:的\s*)?在?\s*第\s*(?P<k>[1-8])\s*维度?\s*上?\s*的\s*"
+             rf"(?:size|大小)\s*(?:与|和)\s*(?:输入|入参)?\s*(?P<at_source>{NAME})\s*的\s*{_AXIS}\s*"
+             rf"(?:的\s*{_SIZE})?\s*{DIFFER}\s*[。.]?$")
+CHANNEL = rx(f"{_TIE.pattern}|{_ZERO.pattern}|{_AT_TIE.pattern}")
 _SPLIT = rx(r"\s*(?:、|,|，|或者|或|和|/)\s*")
 # "weight/bias/mean/invstd维度不为1维，或者shape不等于input C轴的长度": a rank and the tie (the
 # rank part read by sentence_limits.rank_limits; patterns.match has made "一维" "1维")
@@ -40,11 +45,14 @@ _ORDINALS = {c: i for i, c in enumerate("一二三四五六七八", 1)}
 
 
 def channel_limits(text: str) -> Limits | None:
-    """{"tie": (targets, x)} or {"zero": x}; None: neither."""
+    """{"tie": (targets, x)} (with "at": k, the targets' dimension k counted from 1) or
+    {"zero": x}; None: none of these."""
     if m := _TIE.search(text):
         return {"tie": (tuple(_SPLIT.split(m["targets"])), m["source"])}
     if m := _ZERO.search(text):
         return {"zero": m["x"] or m["y"]}
+    if m := _AT_TIE.search(text):
+        return {"tie": (tuple(_SPLIT.split(m["at_targets"])), m["at_source"]), "at": int(m["k"])}
     return None
 
 

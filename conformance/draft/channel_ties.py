@@ -12,6 +12,8 @@ names no dimension: the row stays for review.
 - tie: ``x.rank <= c or t.numel == x.shape[c]`` per tensor t (its elements: the 1-D tensors these
   rows name hold one per channel), drawn as ``[x_shape[c]]``, broken by the first tensor one
   element longer; a tensor not drawn as one dimension of its own is left for review;
+- a dimension of each ("mean或invstd在第二维上的size与input的channel轴不一致"): ``t.shape[k - 1] ==
+  x.shape[c]``, read from 1 only for tensors of exactly k dimensions (no dimension k from 0);
 - zero: ``x.rank <= c or x.shape[c] > 0``, broken by that dimension 0 (empty_dims.zero_at); valid
   cases then draw no empty dimension but the first.
 
@@ -50,25 +52,29 @@ def channel_axis(ctx: Context, x: str) -> int | None:
     return fronts.pop() if len(fronts) == 1 else backs.pop() if len(backs) == 1 else None
 
 
-def _tie_lines(ctx: Context, targets: tuple[str, ...], x: str, c: int) -> list[str] | None:
-    """Each target's expression (None: the row names no plain tensors, or x has no channel axis)."""
+def _tie_lines(ctx: Context, targets: tuple[str, ...], x: str, c: int, k: int) -> list[str] | None:
+    """Each target's expression (None: the row names no plain tensors, or x has no channel axis);
+    ``k`` > 1: the targets' dimension k (counted from 1) is the channel count."""
     names = [*targets, x]
     if not all(ctx.params.get(n, {}).get("kind") == "tensor" for n in names) or not expressible(*names) \
             or x in targets or ctx.params[x].get("optional"):
         return None
     guard = f"{x}.rank < {c + 1}" if c >= 0 else f"{x}.rank < {-c}"
     # (a null tensor is the not_null rows' business: a conditional null row's break draws one)
+    if k > 1:
+        return [f"not present({t}) or {guard} or {t}.rank < {k} or {t}.shape[{k - 1}] == {x}.shape[{c}]"
+                for t in targets]
     return [f"not present({t}) or {guard} or {t}.numel == {x}.shape[{c}]" for t in targets]
 
 
 def body(ctx: Context, e: Evidence) -> tuple[list[str], dict[str, Any]] | None:
-    """(the expressions, {"channel": (targets, x, c)}) of a tie read as a conditional's body."""
+    """(the expressions, {"channel": (targets, x, c, k)}) of a tie read as a conditional's body."""
     if "tie" not in e.limits:
         return None
     targets, x = e.limits["tie"]
-    c = channel_axis(ctx, x) if x in ctx.params else None
-    lines = _tie_lines(ctx, targets, x, c) if c is not None else None
-    return (lines, {"channel": (targets, x, c)}) if lines else None
+    c, k = channel_axis(ctx, x) if x in ctx.params else None, e.limits.get("at", 1)
+    lines = _tie_lines(ctx, targets, x, c, k) if c is not None else None
+    return (lines, {"channel": (targets, x, c, k)}) if lines else None
 
 
 def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
@@ -118,13 +124,13 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         tie = c.get("_channel") or conditional.get("channel")
         if tie is None:
             continue
-        targets, x, axis = tie
-        names = _draw(s, draws, args, targets, x, axis)
-        if names is None:
+        targets, x, axis, k = tie
+        drawn = _draw(s, draws, args, tie)
+        if drawn is None:
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(targets[0])), c["_evidence"][0].pattern)
             continue
-        step = {args[targets[0]]: {"expr": f"[{args[x]}[{axis}] + 1]"}}
+        names, step = drawn
         if conditional:  # (conditional_breaks.py adds the condition made true)
             conditional["steps"] = step
         else:
@@ -133,24 +139,36 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     return tied
 
 
-def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: tuple[str, ...],
-          x: str, axis: int) -> list[str] | None:
-    """The tensors drawn as ``[x_shape[c]]`` (each target's class its own draw), or None."""
+def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any],
+          tie: tuple[tuple[str, ...], str, int, int]) -> tuple[list[str], dict[str, Any]] | None:
+    """(the tensors drawn as ``[x_shape[c]]`` (each target's class its own draw; with k > 1 the
+    target's own draw with dimension k set so), the break: the first one channel more), or None
+    when the targets do not have exactly k dimensions (k counted from 0 would then be one too:
+    which is meant is unsure)."""
+    targets, x, axis, k = tie
     base = args.get(x)
     if not isinstance(base, str) or base not in draws or s.ranges.get(base, (0, 0))[0] < (
             axis + 1 if axis >= 0 else -axis):
         return None
     classes = [s.members(t) for t in targets]
-    if any(x in m or s.ranges.get(args.get(m[0]), (0, 0)) != (1, 1) or any(args.get(o) != args.get(m[0])
+    if any(x in m or s.ranges.get(args.get(m[0]), (0, 0)) != (k, k) or any(args.get(o) != args.get(m[0])
                                                                              for o in m) for m in classes):
         return None  # (a target drawn with x, or not as one dimension of its own)
     if len({s.rep(t) for t in targets}) != len(targets):
         return None
+    step: dict[str, Any] = {}
     for t, members in zip(targets, classes):
         name = next(n for n in (f"{t}_channel_shape", *(f"{t}_channel_shape_{i}" for i in range(2, 99)))
                     if n not in draws)
-        draws[name] = {"expr": f"[{base}[{axis}]]"}
-        s.ranges[name] = (1, 1)
+        own = args[t]
+        draws[name] = {"expr": _at(own, k, f"{base}[{axis}]")}
+        step = step or {name: {"expr": _at(own, k, f"{base}[{axis}] + 1")}}
+        s.ranges[name] = (k, k)
         for m in members:
             args[m] = name
-    return [m for members in classes for m in members]
+    return [m for members in classes for m in members], step
+
+
+def _at(own: str, k: int, value: str) -> str:
+    """A shape of ``own``'s draw with dimension k (from 1) set to ``value`` (k = 1: one dimension)."""
+    return f"[{value}]" if k == 1 else f"{own}[:{k - 1}] + [{value}] + {own}[{k}:]"
