@@ -16,6 +16,7 @@ from conformance.draft import (
     array_ranks,
     attr_clauses,
     behaviors,
+    channel_ties,
     conditions,
     dim_clauses,
     dim_ties,
@@ -24,6 +25,7 @@ from conformance.draft import (
     list_counts,
     list_sizes,
     merges,
+    norm_ties,
     order_clauses,
     pads,
     promotion_clauses,
@@ -126,6 +128,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     ev = {k: [*ev.get(k, []), *made.get(k, [])] for k in {*ev, *made}}
     null = table_clauses.not_null(ctx, ev.get("not_null", []))
     null_ids = {c["id"]: c["params"] for c in null}
+    equal, ev["same_shape"] = norm_ties.split(ctx, ev.get("same_shape", []))
     bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
     built = [*null,
             *table_clauses.dtype_in(ctx, ev.get("dtype_in", []), draft.review),
@@ -138,6 +141,8 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *array_ranks.array_ranks(ctx, ev.get("rank_in", []), null_ids),
             *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *dim_ties.clauses(ctx, ev.get("dim_tie", []), null_ids),
+            *norm_ties.clauses(ctx, ev.get("norm_shape", []), equal, null_ids),
+            *channel_ties.clauses(ctx, ev.get("channel", []), null_ids),
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *value_rows.fixed_flags(ctx, ev.get("value_in", [])),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),

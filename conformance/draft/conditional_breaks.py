@@ -88,9 +88,16 @@ def _nullable(ctx: Context, clauses: list[Clause], clause: Clause, info: dict[st
     if name is None or ctx.params[name].get("optional"):
         return True
     word, given = re.compile(rf"\b{re.escape(name)}\b"), f"present({name})"
-    return not any(word.search(t.replace(given, "")) for c in clauses
-                   if c is not clause and clause.get("id") not in c.get("requires", [])
+    return not any(word.search(t.replace(given, "")) and not _guarded(t, name, word)
+                   for c in clauses if c is not clause and clause.get("id") not in c.get("requires", [])
                    for t in c.get("all", []))
+
+
+def _guarded(text: str, name: str, word: re.Pattern[str]) -> bool:
+    """Whether ``text`` is an ``or`` chain saying nothing of a null ``name`` before it reads it
+    ("not (weightG) or not present(gradWeight) or gradWeight.numel == …")."""
+    at = text.find(f"not present({name}) or ")
+    return at >= 0 and (at == 0 or text[:at].endswith(" or ")) and not word.search(text[:at])
 
 
 def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[str, Any],
@@ -100,6 +107,7 @@ def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[st
     for a, n in lengths.items():
         at, value = info["when"][a]["at"], info["when"][a]["value"]
         steps[draw_of(a)] = {"sampled": [[value if i == at else True for i in range(n)]]}
+    steps |= info.get("steps", {})  # (a body's own break, drawn where its clause was: channel_ties.py)
     for attr, bad in info.get("bad", {}).items():
         if draw_of(attr) in steps:  # condition and body on one attribute: no value does both
             return None

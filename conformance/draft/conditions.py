@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from conformance.draft import conditional_tables, dtype_conditions
+from conformance.draft import channel_ties, conditional_tables, dtype_conditions
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.patterns import BARE_WHEN, FLAG_AND, GIVEN, Match, is_conditional, match, named
@@ -45,8 +45,9 @@ _PRESENT = rx(rf"^(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:可
 # a body naming two properties ("数据类型或shape不一致") says more than the one its pattern reads
 _PROPERTIES = (r"数据类型|dtype", r"shape|形状", r"格式|format", r"维", r"空指针|nullptr", r"元素",
                r"取值|值")
-_BODY_KINDS = ("not_null", "sign", "same_shape")
-_WORDS = {"shape", "dtype", "tensor", "nullptr", "null"}  # the words a body may write beside names
+_BODY_KINDS = ("not_null", "sign", "same_shape", "channel")
+# the words a body may write beside names ("channel", "size", "C": a channel-axis body's)
+_WORDS = {"shape", "dtype", "tensor", "nullptr", "null", "channel", "size", "c"}
 # "antiquantOffsetOptional存在输入时，shape与antiquantScale不相同": the given tensor is the subject
 _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
@@ -201,6 +202,8 @@ def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict
         number = f"{name}.value" if kinds[name] == "scalar" else name
         bad = [-1.0] if kinds[name] != "int" else [-1]
         return [f"{number} {'>' if positive else '>='} 0"], {"sign": (name, positive), "bad": {name: bad}}
+    if kind == "channel":  # (channel_ties.py: which axis, and the tie's expressions)
+        return channel_ties.body(ctx, e)
     if kind == "same_shape" and len(names) >= 2 and set(kinds.values()) == {"tensor"}:
         first = names[0]  # the given tensor, when the condition names one, is the one perturbed;
         outputs = [n for n in names if ctx.params[n]["role"] == "output"]  # else an output (an input

@@ -48,7 +48,8 @@ def zero_at(of: dict[str, str], draws: dict[str, Any], clauses: list[Clause],
         low, high = shape.get("rank", (None, None))
         at: list[int] = []
         if of.get(t) in c.get("break", {}) and isinstance(low, int) and isinstance(high, int):
-            at = list(range(1, high)) if how == "from" else list(range(max(high - n, 0), low))
+            at = list(range(1, high)) if how == "from" else [n] if how == "at" and low > n else \
+                list(range(max(high - n, 0), low)) if how == "last" else []
         if at:
             c["break"][of[t]]["at"] = at
         else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.draft import (
+    channel_ties,
     conditional_breaks,
     dim_ties,
     distinct_clauses,
@@ -21,6 +22,7 @@ from conformance.draft import (
     list_counts,
     list_kinds,
     list_sizes,
+    norm_ties,
     order_clauses,
     pads,
     rank_ties,
@@ -110,8 +112,11 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    tied = norm_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    tied |= channel_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    s.guessed = [t for t in s.guessed if t not in tied]
     padded = pads.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
-    guessed_attrs = [name for name in guessed_attrs if name not in padded]
+    guessed_attrs = [name for name in guessed_attrs if name not in tied and name not in padded]
     rank_ties.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     list_counts.resolve(ctx, s, draws, args, clauses, review, lambda name: _where(ctx, name))
     empty_dims.zero_at(s.of, s.draws, clauses, review)

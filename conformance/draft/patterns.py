@@ -12,6 +12,12 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from conformance.draft.channel_phrasings import (
+    CHANNEL,
+    RANK_OR_CHANNEL,
+    channel_limits,
+    rank_or_channel_limits,
+)
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
     NOT_IDENTICAL,
@@ -32,6 +38,7 @@ from conformance.draft.dim_phrasings import (
     rank_part_limits,
     same_rank_limits,
 )
+from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
@@ -116,6 +123,10 @@ PATTERNS: tuple[Pattern, ...] = (
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
                        r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
+    Pattern("channel axis", ("channel",), CHANNEL, ("channel轴", "C轴", "通道"),
+            "mean的shape与input的channel轴不一致。", limits=channel_limits),
+    Pattern("rank or channel axis", ("channel",), RANK_OR_CHANNEL, ("维度", "C轴", "或者"),
+            "weight/bias维度不为1维，或者shape不等于input C轴的长度。", limits=rank_or_channel_limits),
     Pattern("empty by some dims", ("empty_dims",), EMPTY_DIMS, ("空tensor", "存在", "维度"),
             "self为空tensor且存在非第一维度的值为0。", limits=empty_dims_limits),
     Pattern("empty tensor", ("not_empty",), NOT_EMPTY, ("空tensor", "空Tensor", "为空"), "self是空tensor。"),
@@ -180,6 +191,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "input的维度小于normalizedShape的维度。", limits=rank_compare_limits),
     Pattern("tensor list count", ("list_count",), LIST_COUNT, ("Tensor数量", "不一致", "元素个数"),
             "x1、x2的Tensor数量不一致。", limits=list_count_limits),
+    Pattern("normalized shape", ("norm_shape",), NORM_SHAPE, ("右对齐", "乘积", "normalizedShape"),
+            "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
