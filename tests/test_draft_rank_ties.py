@@ -6,19 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import by_quote
+from helpers import by_quote, loaded_draft
 
 from conformance.cases.oracle import explain
 from conformance.draft.emit import draft_spec
-from conformance.draft.pack import write_pack
 from conformance.draft.patterns import match
 from conformance.draft.rank_ties import _count
 from conformance.draft.reading import read_page
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dry_run import load_operator
-from conformance.spec.loader import load_vocabulary, specs_dir, vocabulary_for
-from conformance.spec.model import SpecSet
+from conformance.spec.loader import load_vocabulary, specs_dir
 
 VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")
 PAGE = Path(__file__).parent / "fixtures" / "rank_tie_pages" / "docs" / "aclnnToyTile.md"
@@ -42,13 +39,13 @@ def test_rank_comparisons_are_read(text, limits):
     assert found is not None and (found.pattern, found.limits) == ("rank comparison", limits)
 
 
-@pytest.mark.parametrize("text", [
-    "repeats的长度小于out",  # a length against a bare name: which of out's measures?
-    "axis的值大于self",  # a value against a tensor: not a rank
-])
-def test_comparisons_not_against_a_rank_are_not_read(text):
+@pytest.mark.parametrize(("text", "pattern"), [
+    ("repeats的长度小于out", None),  # a length against a bare name: which of out's measures?
+    ("axis的值大于self", "attribute order"),  # a value against a tensor: not a rank (order_clauses
+])                                          # makes no clause of it: self is no attribute)
+def test_comparisons_not_against_a_rank_are_not_read(text, pattern):
     found = match(text, NAMES)
-    assert found is None or found.pattern != "rank comparison"
+    assert (found.pattern if found else None) == pattern
 
 
 @pytest.mark.parametrize(("text", "limits"), [
@@ -61,8 +58,7 @@ def test_a_rank_limit_refusing_its_bound_too_is_read(text, limits):
 
 
 def test_two_bounds_one_inclusive_are_not_read_as_one():
-    found = match("self的维度小于等于1或大于8", NAMES)
-    assert found is None or found.pattern != "rank"
+    assert match("self的维度小于等于1或大于8", NAMES) is None
 
 
 @pytest.fixture(scope="module")
@@ -84,12 +80,7 @@ def test_the_fixture_rows_become_the_exact_clauses(drafted):
 
 
 def test_valid_cases_keep_the_ranks_and_each_break_breaks_its_clause_alone(drafted, tmp_path):
-    write_pack(tmp_path, [drafted])
-    vocab, _ = vocabulary_for((tmp_path,))
-    spec = load_operator(tmp_path / "aclnnToyTile.yaml", vocab)
-    specs = SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "test")
-    product = spec.products[0]
-    dtype = spec.test_dtypes(product)[0]
+    spec, vocab, specs, product, dtype = loaded_draft(drafted, tmp_path)
     for mode in ("min", "max"):
         case = build_case(spec, vocab, product, dtype, FixedChooser(mode))
         assert len(case.args["repeats"]) == len(case.args["self"].shape)
