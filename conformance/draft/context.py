@@ -149,20 +149,40 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
                                                      or quoted_values(row) or string_values(row)):
             omitted[p.name] = p.ctype  # (a required string whose values the page never quotes)
             continue
-        output = row.direction == "output" if row is not None else not p.const
-        # the vendor names an in-place tensor xRef: the call writes it even where its row says 输入
-        # only (checked as an input, a correct in-place kernel would fail inputs-unchanged)
-        output = output or p.name.endswith("Ref") and kind in TENSOR_KINDS
+        direction = row.direction if row is not None else None
+        output = kind in TENSOR_KINDS and _written(p.name, direction, p.const)
         role = ("output" if output else "input") if kind in TENSOR_KINDS else \
             "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
         if p.optional or (row is not None and row.optional):
             params[p.name]["optional"] = True
+    _in_place(facts.api, params)
     if not any(p["kind"] in TENSOR_KINDS for p in params.values()):
         raise PageError(facts.page, "function prototype",
                         "no aclTensor* or aclTensorList* parameter the suite can pass")
     products, new = _products(facts, vocab)
     return Context(facts, vocab, params, products, new, omitted)
+
+
+# Names the vendor gives only to tensors a call writes, whatever a page's direction cell says (some
+# rows say 输入 for out or selfRef): checked as inputs, a correct kernel would fail inputs-unchanged
+_WRITTEN = re.compile(r"^(?:out|gradInput)$|Ref$")
+
+
+def _written(name: str, direction: str | None, const: bool) -> bool:
+    """Whether a call writes a tensor: its row says 输出, its name says so, or, without a direction,
+    the prototype (a non-const pointer; a name ending in Out)."""
+    if direction == "output" or _WRITTEN.search(name):
+        return True
+    return direction is None and (not const or name.endswith("Out"))
+
+
+def _in_place(api: str, params: dict[str, dict[str, Any]]) -> None:
+    """An aclnnInplace* call writes its first tensor: where the page marks no tensor written (its
+    self is a plain 输入 row), that one is."""
+    tensors = [p for p in params.values() if p["kind"] in TENSOR_KINDS]
+    if api.startswith("aclnnInplace") and tensors and not any(p["role"] == "output" for p in tensors):
+        tensors[0]["role"] = "output"
 
 
 def product_id(label: str, vocab: Vocabulary) -> str:

@@ -1,0 +1,37 @@
+"""Which drafted tensors a call writes (role output): the page's direction cell, and the vendor's
+names where a page's cell is wrong or missing (conformance/draft/context.py)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from draft_facts import toy_loss
+
+from conformance.draft.clauses import draft_clauses
+
+
+def _roles(vocab, facts, renames=None, directions=None, api=None):
+    """The drafted roles of toy_loss's tensors with parameters renamed and rows' directions set."""
+    renames, directions = renames or {}, directions or {}
+    proto = tuple(replace(p, name=renames.get(p.name, p.name)) for p in facts.prototype)
+    rows = tuple(replace(r, name=renames.get(r.name, r.name), direction=directions.get(r.name, r.direction))
+                 for r in facts.params)
+    drafted = draft_clauses(replace(facts, prototype=proto, params=rows, api=api or facts.api), vocab)
+    return {n: p["role"] for n, p in drafted.ctx.params.items() if p["kind"] == "tensor"}
+
+
+def test_a_tensor_the_call_writes_is_an_output_even_where_its_row_says_input(vocab):
+    """The vendor's xRef tensors are updated in place, and some pages' rows say 输入 for out: checked
+    as inputs, every correct kernel would fail inputs-unchanged."""
+    facts = toy_loss()
+    assert _roles(vocab, facts, {"self": "selfRef"}) == {
+        "gradOutput": "input", "selfRef": "output", "target": "input", "out": "output"}
+    assert _roles(vocab, facts, directions={"out": "input"})["out"] == "output"
+    # an in-place call whose page marks nothing written writes its first tensor
+    roles = _roles(vocab, facts, {"out": "other"}, {"out": "input"}, api="aclnnInplaceToyLoss")
+    assert roles == {"gradOutput": "output", "self": "input", "target": "input", "other": "input"}
+    assert _roles(vocab, facts, {"out": "other"}, {"out": "input"})["gradOutput"] == "input"
+    # no row says a direction: a name ending in Out is written, even declared const
+    unlisted = replace(facts, params=tuple(r for r in facts.params if r.name != "out"),
+                       prototype=tuple(replace(p, const=True) for p in facts.prototype))
+    assert _roles(vocab, unlisted, {"out": "yOut"})["yOut"] == "output"
+    assert _roles(vocab, unlisted, {"out": "y"})["y"] == "input"
