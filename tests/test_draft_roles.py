@@ -35,3 +35,20 @@ def test_a_tensor_the_call_writes_is_an_output_even_where_its_row_says_input(voc
                        prototype=tuple(replace(p, const=True) for p in facts.prototype))
     assert _roles(vocab, unlisted, {"out": "yOut"})["yOut"] == "output"
     assert _roles(vocab, unlisted, {"out": "y"})["y"] == "input"
+
+
+def test_a_tensor_written_in_place_is_an_inout_in_the_spec(vocab):
+    """Read and written: filled with data, guarded like an output, never checked unchanged."""
+    from conformance.draft.emit import draft_spec
+
+    facts = toy_loss()
+    renamed = tuple(replace(p, name="selfRef") if p.name == "self" else p for p in facts.prototype)
+    rows = tuple(replace(r, name="selfRef") if r.name == "self" else r for r in facts.params)
+    params = draft_spec(replace(facts, prototype=renamed, params=rows), vocab, "toy").spec["params"]
+    assert {n: p["role"] for n, p in params.items() if p["kind"] == "tensor"} == {
+        "gradOutput": "input", "selfRef": "inout", "target": "input", "out": "output"}
+    # a non-const pointer whose row says 输入 (a running mean the call updates) may be written too
+    loose = tuple(replace(p, const=False) if p.name == "target" else p for p in facts.prototype)
+    params = draft_spec(replace(facts, prototype=loose), vocab, "toy").spec["params"]
+    assert params["target"]["role"] == "inout" and params["self"]["role"] == "input"
+    assert all("_in_place" not in p for p in params.values())

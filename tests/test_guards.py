@@ -76,3 +76,26 @@ def test_output_touched_on_error(specs):
 def test_same_bits_sees_negative_zero():
     assert same_bits(np.array([0.0]), np.array([0.0]))
     assert not same_bits(np.array([0.0]), np.array([-0.0]))
+
+
+def _with_inout(specs, api: str, name: str):
+    """``specs`` with ``name`` of ``api`` updated in place (role inout), as a drafted selfRef is."""
+    from dataclasses import replace
+
+    from conformance.spec.model import SpecSet
+
+    spec = specs.operator(api)
+    spec = replace(spec, params={**spec.params, name: replace(spec.params[name], role="inout")})
+    return SpecSet(specs.vocabulary, {**specs.operators, api: spec}, specs.version, specs.digest)
+
+
+def test_an_inout_tensor_has_data_may_change_and_is_guarded_like_an_output(specs):
+    inout = _with_inout(specs, KL, "self")
+    m = materialize(kl_case((2, 3)), inout, seed=5)
+    data = m.case.args["self"]
+    assert np.isfinite(data.array).all() and data.array.std() > 0  # read: it has data, no sentinel
+    data.array[0, 0] += 1  # written in place: no inputs-unchanged claim on it
+    assert changed_inputs(m, inout.operator(KL)) == [] and changed_inputs(m, specs.operator(KL)) == ["self"]
+    assert touched_outputs(m, inout.operator(KL)) == ["self"]  # ... but a rejected call must leave it
+    data.storage[-1] = 0.0
+    assert out_of_bounds_writes(m, inout.operator(KL)) == {"self": 1}

@@ -13,7 +13,7 @@ from conformance.backends.protocol import PHASE_EXECUTE, PHASE_WORKSPACE, CallRe
 from conformance.cases.case import Case
 from conformance.cases.oracle import explain
 from conformance.spec.loader import read_shipped_specs
-from conformance.spec.model import SpecSet
+from conformance.spec.model import WRITTEN, SpecSet
 from conformance.spec.reference_loader import reference_function
 from conformance.spec.values import flat_arg, flat_tensors
 
@@ -75,7 +75,7 @@ class OracleBackend(ReferenceBackend):
         refusal = self.refusal(api, args, product)
         if refusal is not None:
             return refusal
-        outputs = self.specs.operator(api).tensor_params("output")
+        outputs = self.specs.operator(api).tensor_params(WRITTEN)
         for _, name, tensor in flat_tensors(args):
             if name in outputs:
                 tensor.array[...] = 0

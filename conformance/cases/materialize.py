@@ -15,7 +15,7 @@ import numpy as np
 from conformance.cases.case import Case
 from conformance.cases.domain_values import fill_domain
 from conformance.cases.tensor import Tensor, TensorMeta, view_into
-from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.model import READ, OperatorSpec, SpecSet
 from conformance.spec.values import TensorList, element_name, flat_tensors
 
 MARGIN = 8           # guard elements before and after every view
@@ -48,7 +48,7 @@ def materialize(case: Case, specs: SpecSet, seed: int = 0, regime: str = "ordina
         if isinstance(value, TensorMeta):
             metas[name] = value
             args[name] = _tensor(spec, specs, name, value, rng, regime)
-            if name in spec.data and spec.params[name].role == "input" and \
+            if name in spec.data and spec.params[name].role in READ and \
                     spec.data[name].applies(case.args):
                 # a domain's bounds may read other arguments' shapes (class count C)
                 fill_domain(args[name].array, spec.data[name], dict(case.args), rng, regime, value.outside)

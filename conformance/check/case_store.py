@@ -18,7 +18,7 @@ from conformance.cases.tensor import Tensor
 from conformance.check.results import Finding
 from conformance.errors import CaseError
 from conformance.generate.strategies import Drawn
-from conformance.spec.model import SpecSet
+from conformance.spec.model import READ, SpecSet
 from conformance.spec.values import flat_arg, flat_tensors
 
 CASES_DIR = "cases"
@@ -41,7 +41,7 @@ def save_case(report_dir: Path, name: str, drawn: Drawn, m: Materialized | None,
     doc = case_to_dict(drawn.case, drawn.case.args)
     doc.update(seed=drawn.seed, regime=drawn.regime)
     if m is not None:
-        inputs = specs.operator(drawn.case.api).tensor_params("input")
+        inputs = specs.operator(drawn.case.api).tensor_params(READ)  # (the data a call reads)
         # raw bytes: numpy cannot read back dtypes it does not know (bfloat16), and the case file
         # names each tensor's dtype anyway; a list's elements are saved as x[0], x[1], ...
         arrays = {flat: _raw(t.array) for flat, name, t in flat_tensors(m.case.args)

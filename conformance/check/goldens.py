@@ -17,7 +17,7 @@ import ml_dtypes
 import numpy as np
 
 from conformance.errors import UsageError
-from conformance.spec.model import OperatorSpec
+from conformance.spec.model import READ, WRITTEN, OperatorSpec
 from conformance.spec.reference_loader import reference_function
 from reference.golden import Golden, without_bounds
 
@@ -124,6 +124,6 @@ def _fan_in(spec: OperatorSpec, args: dict[str, Any]) -> int:
     """Input elements per output element (at least 1): the terms a reduction may sum into one."""
     sizes = {name: array.size for name in spec.params_of("tensor")
              if (array := _array(args.get(name))) is not None}
-    inputs = [n for name, n in sizes.items() if spec.params[name].role == "input"]
-    outputs = [n for name, n in sizes.items() if spec.params[name].role == "output"]
+    inputs = [n for name, n in sizes.items() if spec.params[name].role in READ]
+    outputs = [n for name, n in sizes.items() if spec.params[name].role in WRITTEN]
     return max(1, math.ceil(max(inputs, default=1) / max(min(outputs, default=1), 1)))

@@ -25,7 +25,7 @@ from conformance.check.precision import SCALE, cann_message
 from conformance.check.precision import judge as judge_numerics
 from conformance.check.results import NO_REFERENCE, Check, Finding
 from conformance.generate.strategies import Drawn
-from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.spec.model import READ, WRITTEN, OperatorSpec, SpecSet
 from conformance.spec.values import flat_arg, flat_tensors
 
 FAMILIES = ("status", "numerics", "determinism", "memory")
@@ -182,7 +182,7 @@ class _Run:
         p = self.spec.precision
         compute = None
         if p.get("compute") == "inputs":  # documented: computed in the inputs' dtype, then cast
-            inputs = [t for _, n, t in flat_tensors(m.case.args) if self.spec.params[n].role == "input"]
+            inputs = [t for _, n, t in flat_tensors(m.case.args) if self.spec.params[n].role in READ]
             compute = bound_dtype(out.array.dtype, [t.array.dtype for t in inputs if isinstance(t, Tensor)])
         return judge_numerics(out.array, golden, out.array.dtype, compute_dtype=compute, c=p.get("c", 1.0),
                               extra_terms=p.get("extra_terms", 0), name=name,
@@ -215,7 +215,7 @@ class _Run:
 
     def no_reference(self) -> None:
         """A valid case accepted, but nothing to judge its values by: one unjudged check per output."""
-        for _ in self.spec.tensor_params("output"):
+        for _ in self.spec.tensor_params(WRITTEN):
             self.verdict.checks.append(Check(self.owner("numerics"), "numerics", NO_REFERENCE))
 
     def determinism(self, first: Materialized) -> None:
@@ -228,7 +228,7 @@ class _Run:
                         f"the second identical call returned "
                         f"{describe_status(result.status, self.j.specs.vocabulary)}, but should be 0")
             return
-        outputs = set(self.spec.tensor_params("output"))
+        outputs = set(self.spec.tensor_params(WRITTEN))
         for name, param, a in flat_tensors(first.case.args):
             b = flat_arg(second.case.args, name)
             if param not in outputs or b is None:  # (flat_tensors leaves out an optional output left out)

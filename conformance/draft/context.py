@@ -154,6 +154,8 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
         role = ("output" if output else "input") if kind in TENSOR_KINDS else \
             "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
+        if kind in TENSOR_KINDS and (p.name.endswith("Ref") or direction == "input" and not p.const):
+            params[p.name][IN_PLACE] = True
         if p.optional or (row is not None and row.optional):
             params[p.name]["optional"] = True
     _in_place(facts.api, params)
@@ -163,6 +165,11 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
     products, new = _products(facts, vocab)
     return Context(facts, vocab, params, products, new, omitted)
 
+
+#: A private key of a drafted parameter: a tensor the call reads and may write in place (an xRef, an
+#: in-place call's first tensor, a non-const pointer whose row says 输入: a running mean). Drafting
+#: treats it by its role; the spec gets role ``inout`` (filled with data, never checked unchanged).
+IN_PLACE = "_in_place"
 
 # Names the vendor gives only to tensors a call writes, whatever a page's direction cell says (some
 # rows say 输入 for out or selfRef): checked as inputs, a correct kernel would fail inputs-unchanged
@@ -182,7 +189,7 @@ def _in_place(api: str, params: dict[str, dict[str, Any]]) -> None:
     self is a plain 输入 row), that one is."""
     tensors = [p for p in params.values() if p["kind"] in TENSOR_KINDS]
     if api.startswith("aclnnInplace") and tensors and not any(p["role"] == "output" for p in tensors):
-        tensors[0]["role"] = "output"
+        tensors[0].update({"role": "output", IN_PLACE: True})
 
 
 def product_id(label: str, vocab: Vocabulary) -> str:

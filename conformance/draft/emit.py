@@ -12,7 +12,7 @@ import yaml
 
 from conformance.draft.breakable import pack_vocabulary, unbreakable
 from conformance.draft.clauses import Draft, draft_clauses, recount
-from conformance.draft.context import product_id, reading, source
+from conformance.draft.context import IN_PLACE, product_id, reading, source
 from conformance.draft.dtype_ties import dtype_together
 from conformance.draft.facts import PageFacts, Sentence, Where
 from conformance.draft.generate_section import generate_section
@@ -84,6 +84,12 @@ def _uncoded_first(draft: Draft, lonely: list[str]) -> list[str]:
     return lonely
 
 
+def _param(p: dict[str, Any]) -> dict[str, Any]:
+    """A drafted parameter as the spec says it: an in-place tensor's role is ``inout``."""
+    public = {k: v for k, v in p.items() if k != IN_PLACE}
+    return {**public, "role": "inout"} if p.get(IN_PLACE) else public
+
+
 def _first_where(clause: dict[str, Any], draft: Draft) -> Where:
     evidence = clause.get("_evidence") or []
     if evidence:
@@ -107,7 +113,7 @@ def spec_dict(draft: Draft, generate: dict[str, Any], document: str) -> dict[str
     }
     if unsupported:
         spec["unsupported"] = unsupported
-    spec["params"] = {name: dict(p) for name, p in ctx.params.items()}
+    spec["params"] = {name: _param(p) for name, p in ctx.params.items()}
     ties = dtype_together(ctx, draft.reviews)  # (after every review clause is made)
     spec["generate"] = {**generate, "dtype_together": ties} if ties else generate
     spec["constraints"] = [_public(c) for c in draft.constraints]

@@ -12,7 +12,7 @@ from conformance.generate.breaks import AUTOMATIC, variants
 from conformance.generate.choosers import FixedChooser
 from conformance.generate.dtype_relations import fitting, group_options
 from conformance.spec.draws import Chooser
-from conformance.spec.model import OperatorSpec
+from conformance.spec.model import WRITTEN, OperatorSpec
 from conformance.spec.values import (
     Scalar,
     TensorList,
@@ -97,7 +97,7 @@ def _laid_out(spec: OperatorSpec, args: dict[str, Any], views: tuple[str, ...],
               ch: Chooser) -> dict[str, Any]:
     """The tensors of ``args`` in the layouts drawn for them (each element of a list its own)."""
     flat = {f: t for f, _, t in flat_tensors(args) if isinstance(t, TensorMeta)}
-    outputs = {f for f, n, _ in flat_tensors(args) if spec.params[n].role == "output"}
+    outputs = {f for f, n, _ in flat_tensors(args) if spec.params[n].role in WRITTEN}
     laid = choose_layouts(flat, outputs, views, ch)
     out: dict[str, Any] = {}
     for name, value in args.items():

@@ -25,6 +25,10 @@ EXPLICIT_BREAK = frozenset({"expr"})
 #: too): ``all`` one dtype over every element of every parameter; ``position`` the i-th elements
 #: of the lists (with every tensor or scalar named) one dtype; ``each`` one dtype within each list.
 LIST_TIES = ("all", "position", "each")
+#: Tensor roles: an ``inout`` tensor (updated in place: selfRef, a running mean) is read like an
+#: input and written like an output; it is never checked unchanged.
+READ = ("input", "inout")
+WRITTEN = ("output", "inout")
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,7 @@ class DocVersion:
 class Param:
     name: str
     kind: str  # tensor | tensor_list | scalar | string | int_array | bool_array | int | bool | float
-    role: str  # input | output | attr
+    role: str  # input | output | inout (read and written in place) | attr
     values: dict[int, str] | None = None
     optional: bool = False  # documented optional: a null pointer (absent) is a valid argument
 
@@ -144,9 +148,10 @@ class OperatorSpec:
                 return c
         raise KeyError(cid)
 
-    def params_of(self, kind: str | None = None, role: str | None = None) -> list[str]:
+    def params_of(self, kind: str | None = None, role: str | tuple[str, ...] | None = None) -> list[str]:
+        roles = (role,) if isinstance(role, str) else role
         return [p.name for p in self.params.values()
-                if (kind is None or p.kind == kind) and (role is None or p.role == role)]
+                if (kind is None or p.kind == kind) and (roles is None or p.role in roles)]
 
     def owner(self, check: str, names: dict[str, Any], specific: bool = True) -> str:
         """The clause that speaks for ``check`` on a case: the first, in spec order, whose ``when``
@@ -160,10 +165,12 @@ class OperatorSpec:
                 return c.id
         return f"{self.api}:{check}"
 
-    def tensor_params(self, role: str | None = None) -> list[str]:
-        """The parameters holding tensors (one tensor or a tensor list), in spec order."""
+    def tensor_params(self, role: str | tuple[str, ...] | None = None) -> list[str]:
+        """The parameters holding tensors (one tensor or a tensor list), in spec order; ``role``
+        one role or several (``READ``, ``WRITTEN``)."""
+        roles = (role,) if isinstance(role, str) else role
         return [p.name for p in self.params.values()
-                if p.kind in TENSOR_KINDS and (role is None or p.role == role)]
+                if p.kind in TENSOR_KINDS and (roles is None or p.role in roles)]
 
     def test_dtypes(self, product: str) -> list[str]:
         """The dtypes this operator's valid cases are drawn in on ``product`` (one test item each):
