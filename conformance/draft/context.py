@@ -154,7 +154,8 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
         role = ("output" if output else "input") if kind in TENSOR_KINDS else \
             "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
-        if kind in TENSOR_KINDS and (p.name.endswith("Ref") or direction == "input" and not p.const):
+        if kind in TENSOR_KINDS and (p.name.endswith("Ref") or direction == "input" and not p.const
+                                     and not _RESULT.match(p.name)):
             params[p.name][IN_PLACE] = True
         if p.optional or (row is not None and row.optional):
             params[p.name]["optional"] = True
@@ -173,13 +174,13 @@ IN_PLACE = "_in_place"
 
 # Names the vendor gives only to tensors a call writes, whatever a page's direction cell says (some
 # rows say 输入 for out or selfRef): checked as inputs, a correct kernel would fail inputs-unchanged
-_WRITTEN = re.compile(r"^(?:out|gradInput)$|Ref$")
+_RESULT = re.compile(r"^(?:out|gradInput)$")  # what a call computes, never something it reads
 
 
 def _written(name: str, direction: str | None, const: bool) -> bool:
     """Whether a call writes a tensor: its row says 输出, its name says so, or, without a direction,
     the prototype (a non-const pointer; a name ending in Out)."""
-    if direction == "output" or _WRITTEN.search(name):
+    if direction == "output" or _RESULT.match(name) or name.endswith("Ref"):
         return True
     return direction is None and (not const or name.endswith("Out"))
 
