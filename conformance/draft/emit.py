@@ -59,16 +59,30 @@ def _untestable(draft: Draft, text: str) -> bool:
     kept = {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
     lonely = [cid for cid in lonely if cid not in kept
               and not any(cid in c.get("requires", []) for c in draft.clauses)]
+    lonely = _format_ties_first(draft, lonely)
     gone = set(drawn) | set(_uncoded_first(draft, lonely))
     gone |= {c["id"] for c in draft.clauses if set(c.get("requires", [])) & gone}  # (their requirers)
     gone -= kept
     for c in draft.clauses:  # (a conditional one: its condition may be one no boundary draw meets)
-        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c or "only_if" in c) \
+        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c or "only_if" in c
+                                or c["kind"] == "same_format") \
                 and str(c.get("on_violation")).startswith("ACLNN_"):
             draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)), reading(c))
     draft.clauses = [c for c in draft.clauses if c["id"] not in gone]
     draft.implied += sorted(gone)
     return bool(gone)
+
+
+def _format_ties_first(draft: Draft, lonely: list[str]) -> list[str]:
+    """Where a format_in clause no case breaks alone names a tensor a same_format clause ties, the
+    tie goes first (for review) and the next round tries the lists again: breaking a list on one
+    tensor of the tie breaks the tie, or the tied tensors' lists, too. A tie is never implied by the
+    lists: one no case breaks alone (no tensor lists another format) is left for review as well."""
+    by = {c["id"]: c for c in draft.clauses}
+    lists = [set(by[cid]["params"]) for cid in lonely if by[cid]["kind"] == "format_in"]
+    ties = [c["id"] for c in draft.clauses if c["kind"] == "same_format"
+            and any(set(c["params"]) & names for names in lists)]
+    return ties or lonely
 
 
 def _uncoded_first(draft: Draft, lonely: list[str]) -> list[str]:
