@@ -1,8 +1,8 @@
 """The same_format clause ("self、scale与out的数据格式互不一致"): the draft, the predicate and the
 oracle's code, the break (another format the tensor's own list allows) and the format_in break
 that moves the tied tensors together, the spec comparison's fact, and a tie no case can break alone
-(every tensor ND only) left for review. On invented pages in the vendor's layout
-(tests/fixtures/format_pages), drafted here."""
+(every tensor ND only) left for review, and a list without a code the tie implies left out. On
+invented pages in the vendor's layout (tests/fixtures/format_pages), drafted here."""
 from __future__ import annotations
 
 import json
@@ -107,7 +107,20 @@ def test_a_tie_no_case_breaks_alone_is_left_for_review(drafted):
     clauses = _clauses(drafted, COPY)
     assert [c["kind"] for c in clauses.values()].count("same_format") == 0
     [review] = [c for c in clauses.values() if c["kind"] == "review" and "格式" in c["source"]["quote"]]
-    assert review["source"]["quote"] == "self和out的数据格式不一致" and review["closest"] == "formats differ"
+    assert review["source"]["quote"] == "self与out的数据格式并不相同" and review["closest"] == "formats differ"
+
+
+def test_an_uncoded_list_the_tie_implies_goes_before_the_tie(drafted):
+    # gradInput lists gradOut's formats without a row of its own: breaking gradOut's coded list
+    # moves the tie together and so broke gradInput's list too; the tie and the coded list say it
+    clauses = _clauses(drafted, "aclnnToyFormatGrad")
+    kept = {c["kind"]: (c["params"], c["on_violation"]) for c in clauses.values()
+            if c["kind"] in ("format_in", "same_format")}
+    assert kept == {"format_in": (["gradOut", "input"], "ACLNN_ERR_PARAM_INVALID"),
+                    "same_format": (["gradOut", "input", "gradInput"], "ACLNN_ERR_PARAM_INVALID")}
+    stats = json.loads((drafted / "stats.json").read_text(encoding="utf-8"))
+    page = next(p for p in stats["pages"] if p["api"] == "aclnnToyFormatGrad")
+    assert page["implied"] == ["TFG-FORMAT-2"] and page["error_rows_checkable"] == page["error_rows"] == 4
 
 
 def test_spec_comparison_has_the_tie_as_a_fact(specs):

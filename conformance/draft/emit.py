@@ -74,15 +74,21 @@ def _untestable(draft: Draft, text: str) -> bool:
 
 
 def _format_ties_first(draft: Draft, lonely: list[str]) -> list[str]:
-    """Where a format_in clause no case breaks alone names a tensor a same_format clause ties, the
-    tie goes first (for review) and the next round tries the lists again: breaking a list on one
-    tensor of the tie breaks the tie, or the tied tensors' lists, too. A tie is never implied by the
-    lists: one no case breaks alone (no tensor lists another format) is left for review as well."""
+    """Where a format_in clause no case breaks alone names a tensor a same_format clause ties
+    (breaking a list on one tied tensor breaks the tie, or the other tensors' lists, too), what
+    goes first, the next round trying the rest again: a tie no tensor's list lets break (each
+    lists one format), then the lists without a code (the tie and a coded list say them), then
+    the tie (for review). A tie is never implied by the lists: one that goes is left for review."""
     by = {c["id"]: c for c in draft.clauses}
-    lists = [set(by[cid]["params"]) for cid in lonely if by[cid]["kind"] == "format_in"]
-    ties = [c["id"] for c in draft.clauses if c["kind"] == "same_format"
-            and any(set(c["params"]) & names for names in lists)]
-    return ties or lonely
+    ties = [c for c in draft.clauses if c["kind"] == "same_format"]
+    lists = [by[cid] for cid in lonely if by[cid]["kind"] == "format_in"
+             and any(set(by[cid]["params"]) & set(t["params"]) for t in ties)]
+    if not lists:
+        return lonely
+    choice = [t for t in ties if not any(len(c["formats"]) > 1 and set(c["params"]) & set(t["params"])
+                                         for c in draft.clauses if c["kind"] == "format_in")]
+    uncoded = [c for c in lists if not str(c.get("on_violation")).startswith("ACLNN_")]
+    return [c["id"] for c in choice or uncoded or ties]
 
 
 def _uncoded_first(draft: Draft, lonely: list[str]) -> list[str]:
