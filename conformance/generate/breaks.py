@@ -97,9 +97,9 @@ def _format_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
     to it (one the tied tensors' own format_in lists allow where there is one), so only this
     clause breaks."""
     out: list[Args] = []
+    bad = [f for f in ctx.vocab.formats if f not in c.options["formats"]]
     for p in [p for p in _tensors(c, args) if _last(args[p]) is not None]:
         group = _format_tied(ctx.spec, p, args)
-        bad = [f for f in ctx.vocab.formats if f not in c.options["formats"]]
         fits = [f for f in bad if all(f in (_allowed_formats(ctx.spec, q) or {f})
                                       for q in group if q not in c.params)]
         for f in (fits or bad)[:1]:
