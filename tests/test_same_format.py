@@ -107,7 +107,7 @@ def test_a_tie_no_case_breaks_alone_is_left_for_review(drafted):
     clauses = _clauses(drafted, COPY)
     assert [c["kind"] for c in clauses.values()].count("same_format") == 0
     [review] = [c for c in clauses.values() if c["kind"] == "review" and "格式" in c["source"]["quote"]]
-    assert review["source"]["quote"] == "self与out的数据格式并不相同" and review["closest"] == "formats differ"
+    assert (review["source"]["quote"], review["closest"]) == ("self与out的数据格式并不相同", "formats differ")
 
 
 def test_an_uncoded_list_the_tie_implies_goes_before_the_tie(drafted):
