@@ -19,7 +19,7 @@ from conformance.spec.values import TensorList
 #: The constraint kinds whose predicates (spec/predicates.py, spec/promotion.py) read a tensor only
 #: by its dtype, format, rank, shape, strides (``contiguous`` ignores the offset), ``outside`` and
 #: their expressions. ``value_in`` compares whole values: it is, where it names no tensor.
-_OFFSET_BLIND_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "rank_in",
+_OFFSET_BLIND_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "same_format", "rank_in",
                                  "same_shape", "length", "broadcastable", "contiguous", "data_in",
                                  "expr", "promotable", "castable"})
 

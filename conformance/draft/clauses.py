@@ -137,6 +137,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *bcast,
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
+            *relations.relation(ctx, "same_format", ev.get("same_format", [])),
             *table_clauses.rank_in(ctx, ev.get("rank_in", [])),
             *array_ranks.array_ranks(ctx, ev.get("rank_in", []), null_ids),
             *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),

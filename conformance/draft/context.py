@@ -30,6 +30,7 @@ KINDS = {"aclTensor*": "tensor", "aclTensorList*": "tensor_list", "aclScalar*": 
 TENSOR_KINDS = ("tensor", "tensor_list")
 #: A clause id's middle part per kind (behavior clauses are named by what they check).
 ID_PARTS = {"not_null": "NULL", "dtype_in": "DTYPE", "same_dtype": "SAME-DTYPE", "format_in": "FORMAT",
+            "same_format": "SAME-FORMAT",
             "rank_in": "RANK", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST", "value_in": "VALUE",
             "contiguous": "CONTIGUOUS", "expr": "EXPR", "review": "REVIEW"}
 

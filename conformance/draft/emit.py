@@ -59,16 +59,36 @@ def _untestable(draft: Draft, text: str) -> bool:
     kept = {c["id"] for c in draft.clauses if c["kind"] == "dtype_in" and first in c["params"]}
     lonely = [cid for cid in lonely if cid not in kept
               and not any(cid in c.get("requires", []) for c in draft.clauses)]
+    lonely = _format_ties_first(draft, lonely)
     gone = set(drawn) | set(_uncoded_first(draft, lonely))
     gone |= {c["id"] for c in draft.clauses if set(c.get("requires", [])) & gone}  # (their requirers)
     gone -= kept
     for c in draft.clauses:  # (a conditional one: its condition may be one no boundary draw meets)
-        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c or "only_if" in c) \
+        if c["id"] in gone and (c["id"] in drawn or "_conditional" in c or "only_if" in c
+                                or c["kind"] == "same_format") \
                 and str(c.get("on_violation")).startswith("ACLNN_"):
             draft.review(Sentence(c["source"]["quote"], _first_where(c, draft)), reading(c))
     draft.clauses = [c for c in draft.clauses if c["id"] not in gone]
     draft.implied += sorted(gone)
     return bool(gone)
+
+
+def _format_ties_first(draft: Draft, lonely: list[str]) -> list[str]:
+    """Where a format_in clause no case breaks alone names a tensor a same_format clause ties
+    (breaking a list on one tied tensor breaks the tie, or the other tensors' lists, too), what
+    goes first, the next round trying the rest again: a tie no tensor's list lets break (each
+    lists one format), then the lists without a code (the tie and a coded list say them), then
+    the tie (for review). A tie is never implied by the lists: one that goes is left for review."""
+    by = {c["id"]: c for c in draft.clauses}
+    ties = [c for c in draft.clauses if c["kind"] == "same_format"]
+    lists = [by[cid] for cid in lonely if by[cid]["kind"] == "format_in"
+             and any(set(by[cid]["params"]) & set(t["params"]) for t in ties)]
+    if not lists:
+        return lonely
+    choice = [t for t in ties if not any(len(c["formats"]) > 1 and set(c["params"]) & set(t["params"])
+                                         for c in draft.clauses if c["kind"] == "format_in")]
+    uncoded = [c for c in lists if not str(c.get("on_violation")).startswith("ACLNN_")]
+    return [c["id"] for c in choice or uncoded or ties]
 
 
 def _uncoded_first(draft: Draft, lonely: list[str]) -> list[str]:

@@ -146,6 +146,9 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(rf"(?:数据类型|type).{{0,12}}{DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
             ("数据类型", "一致", "不同"), "self和other的数据类型不一致。",
             exclude=rx(r"推导|转换|取值")),
+    Pattern("formats differ", ("same_format",), rx(rf"(?:数据格式|format).{{0,12}}{DIFFER}"),
+            ("格式不一致", "格式不同", "数据格式"), "self和out的数据格式不一致。",
+            exclude=rx(r"数据类型|shape|维度")),
     Pattern("broadcast shape differs", ("expr",),
             rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
                 r"|broadcast\s*(?:到|至|成)"),
@@ -239,7 +242,8 @@ FLAG_AND = rx(rf"^\s*(?P<cond>{NAME}(?:\s*\[\s*\d+\s*\])?\s*(?:为|是|等于|=)
 # (conditions.py reads it, or it stays for review)
 GIVEN = rx(rf"^\s*(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:存在输入|存在|不为空指针|非空指针|"
            rf"不为nullptr|不是nullptr|不为空|非空)|传入了?\s*(?P<passed>{NAME}))\s*时\s*[，,]")
-_RELATIONS = {"same_shape", "same_dtype", "broadcastable"}  # relations among the present ones only
+# relations among the present ones only
+_RELATIONS = {"same_shape", "same_dtype", "same_format", "broadcastable"}
 # "biasOptional为空指针时，scaleOptional为空指针": a rule where an argument is absent, no clause here
 _ABSENT = rx(rf"^\s*(?:传入的?)?\s*{NAME}\s*(?:为|是)\s*(?:空指针|nullptr)\s*时\s*[，,]")
 

@@ -13,8 +13,10 @@ from conformance.draft.list_kinds import ties_elements, within_lists
 from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import empty_support, relations
 
-_PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "broadcastable": "BCAST"}
-_TRANSITIVE = ("same_dtype", "same_shape")  # (broadcasting pairwise is not broadcasting jointly)
+_PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "same_format": "SAME-FORMAT",
+         "broadcastable": "BCAST"}
+# (broadcasting pairwise is not broadcasting jointly)
+_TRANSITIVE = ("same_dtype", "same_shape", "same_format")
 _INTO = re.compile(r"(?:broadcast|广播)\s*(?:到|至|成)")  # "x不能broadcast至y": x into y's shape
 # "gradOutput的shape不能向self或者target做broadcast": into their shape, more than broadcastable says
 _TOWARDS = re.compile(rf"向.{{0,30}}(?:broadcast|广播)|{_INTO.pattern}")

@@ -93,9 +93,52 @@ def _same_dtype(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
 
 
 def _format_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
-    bad = [f for f in ctx.vocab.formats if f not in c.options["formats"]][:1]
-    return [_set(args, **{p: _on_last(args[p], lambda e, f=f: replace(e, format=f))})
-            for p in _tensors(c, args) if _last(args[p]) is not None for f in bad]
+    """An unlisted format on each of the clause's tensors, and on those same_format clauses tie
+    to it (one the tied tensors' own format_in lists allow where there is one), so only this
+    clause breaks."""
+    out: list[Args] = []
+    bad = [f for f in ctx.vocab.formats if f not in c.options["formats"]]
+    for p in [p for p in _tensors(c, args) if _last(args[p]) is not None]:
+        group = _format_tied(ctx.spec, p, args)
+        fits = [f for f in bad if all(f in (_allowed_formats(ctx.spec, q) or {f})
+                                      for q in group if q not in c.params)]
+        for f in (fits or bad)[:1]:
+            change = {q: _on_last(args[q], lambda e, f=f: replace(e, format=f)) for q in group}
+            if (new := _set(args, **change)) not in out:
+                out.append(new)
+    return out
+
+
+def _allowed_formats(spec: OperatorSpec, name: str) -> set[str] | None:
+    """The formats every unconditional format_in clause naming ``name`` lists (None: no clause)."""
+    listed = [set(k.options["formats"]) for k in spec.constraints
+              if k.kind == "format_in" and name in k.params and k.only_if is None]
+    return set.intersection(*listed) if listed else None
+
+
+def _format_tied(spec: OperatorSpec, name: str, args: Args) -> list[str]:
+    """``name`` and the present tensors same_format clauses tie to it (transitively)."""
+    tied, grew = {name}, True
+    while grew:
+        clauses = [k for k in spec.constraints if k.kind == "same_format" and tied & set(k.params)]
+        new = {q for k in clauses for q in k.params if _last(args.get(q)) is not None} - tied
+        tied |= new
+        grew = bool(new)
+    return [q for q in args if q in tied]
+
+
+def _same_format(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
+    """One tensor in another format that its own format_in clauses all allow, so only this clause
+    breaks; a tensor no format_in clause lists formats for is left alone (its formats unknown)."""
+    names = [p for p in _tensors(c, args) if _last(args[p]) is not None]
+    if len(names) < 2 and not _lists(names, args, 2):
+        return []
+    out = []
+    for p in names:
+        others = sorted((_allowed_formats(ctx.spec, p) or set()) - {_last(args[p]).format})
+        out += [_set(args, **{p: _on_last(args[p], lambda e, f=f: replace(e, format=f))})
+                for f in others[:1] if f in ctx.vocab.formats]
+    return out
 
 
 def _reshaped(meta: TensorMeta, shape: tuple[int, ...]) -> TensorMeta:
@@ -228,6 +271,7 @@ class _Context:
 
 _VARIANTS: dict[str, Callable[[Constraint, Args, _Context], list[Args]]] = {
     "not_null": _not_null, "dtype_in": _dtype_in, "same_dtype": _same_dtype, "format_in": _format_in,
+    "same_format": _same_format,
     "rank_in": _rank_in, "same_shape": _same_shape, "length": _length,
     "broadcastable": _broadcastable, "value_in": _value_in, "contiguous": _contiguous,
     "data_in": _data_in,

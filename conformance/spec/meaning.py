@@ -115,8 +115,8 @@ def _formats(spec: OperatorSpec) -> Iterator[Fact]:
 
 
 def _relations(spec: OperatorSpec) -> Iterator[Fact]:
-    """same_dtype and same_shape tie parameters transitively: clauses of one outcome are merged into
-    groups (a draft may say with one clause what a hand spec says with two). broadcastable is not
+    """same_dtype, same_shape and same_format tie parameters transitively: clauses of one outcome are
+    merged into groups (a draft may say with one clause what a hand spec says with two). broadcastable is not
     transitive: one group per clause. ``same: true`` on rank_in is a same_rank group; promotable
     and castable clauses are one fact each (castable's key names its target)."""
     by_key: dict[str, list[Constraint]] = {}
@@ -124,7 +124,8 @@ def _relations(spec: OperatorSpec) -> Iterator[Fact]:
                                           and c.list_tie == "all"]),
                           ("same_dtype by position", [c for c in spec.constraints if c.ties_dtypes
                                                       and c.list_tie == "position"]),
-                          ("same_shape", [c for c in spec.constraints if c.kind == "same_shape"])):
+                          ("same_shape", [c for c in spec.constraints if c.kind == "same_shape"]),
+                          ("same_format", [c for c in spec.constraints if c.kind == "same_format"])):
         for group in _components(clauses):
             by_key.setdefault(_set_key(kind, *(c.params for c in group)), []).extend(group)
     for c in spec.constraints:  # within each list: one fact per list (each [x, out] is each [x], [out])
@@ -190,7 +191,7 @@ def _behaviour(spec: OperatorSpec) -> Iterator[Fact]:
 # --- helpers --------------------------------------------------------------------------------------
 
 #: The constraint kinds the families above read completely.
-_PREDICATE_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "rank_in",
+_PREDICATE_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "same_format", "rank_in",
                               "same_shape", "length", "broadcastable", "value_in", "contiguous",
                               "data_in", "promotable", "castable"})
 

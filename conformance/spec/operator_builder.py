@@ -38,7 +38,7 @@ from conformance.spec.values import DTYPED_KINDS, TENSOR_KINDS
 from conformance.spec.vocabulary import Vocabulary
 from conformance.spec.yaml_lines import LocatedYaml
 
-_TENSOR_CLAUSES = {"format_in", "rank_in", "same_shape", "broadcastable", "contiguous"}
+_TENSOR_CLAUSES = {"format_in", "same_format", "rank_in", "same_shape", "broadcastable", "contiguous"}
 #: The parameter kinds each clause kind may name (a tensor-list clause holds for every element).
 _WANTED: dict[str, tuple[str, ...]] = {
     "length": ("int_array", "bool_array", "tensor_list"),

@@ -111,6 +111,11 @@ def format_in(c: Constraint, names: Names, product: str) -> list[str]:
             for p, t in _present(c, names) if t.format not in allowed]
 
 
+def same_format(c: Constraint, names: Names, product: str) -> list[str]:
+    """One format over every present tensor (every element of a tensor list)."""
+    return _same(c, names, "format")
+
+
 def rank_in(c: Constraint, names: Names, product: str) -> list[str]:
     opts, out = c.options, []
     for p, t in _present(c, names):
@@ -207,5 +212,5 @@ def expr(c: Constraint, names: Names, product: str) -> list[str]:
 
 
 PREDICATES: dict[str, Predicate] = {f.__name__: f for f in (
-    not_null, dtype_in, same_dtype, format_in, rank_in, same_shape, length, broadcastable, value_in,
-    contiguous, data_in, expr, promotable, castable)}
+    not_null, dtype_in, same_dtype, format_in, same_format, rank_in, same_shape, length, broadcastable,
+    value_in, contiguous, data_in, expr, promotable, castable)}
