@@ -53,7 +53,6 @@ def test_phrasings(text, pattern, params, limits):
 
 
 @pytest.mark.parametrize("text", [
-    "self和other数据类型不满足数据类型推导规则时",  # conditional
     "other与self数据类型不同时，不能做数据类型推导",
     "self或other无法做数据类型推导后的结果不在支持的范围之内",
     "计算结果的数据类型无法转换为指定输出out的类型",  # a compute dtype, not the promoted one

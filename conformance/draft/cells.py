@@ -55,6 +55,11 @@ def direction(cell: str) -> str | None:
     return None
 
 
+def read_and_written(cell: str) -> bool:
+    """"输入/输出" (an in-place tensor): an output whose dtype the call reads as an input's."""
+    return direction(cell) == "output" and ("输入" in cell or "input" in cell.lower())
+
+
 def same_as(cell: str) -> str | None:
     """"与self保持一致" / "与self一致" / "同self" / "数据类型和self相同。" → "self"."""
     match = _SAME.match(cell.strip())

@@ -78,6 +78,7 @@ class ParamRow:
     product_dtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     optional: bool = False
     rank_same_as: str | None = None  # the rank cell "与self一致" / "维度与self保持一致" → "self"
+    reads: bool = False  # an output the call reads too (the direction cell "输入/输出")
 
 
 @dataclass(frozen=True)

@@ -179,6 +179,7 @@ class _Row:
         self.indent = 0
         self.declared: str | None = None  # the prototype's C type
         self.dir: str | None = None
+        self.reads = False
         self.description = Sentence("", where)
         self.usage: list[Sentence] = []
         self.dtypes: tuple[str, ...] = ()
@@ -191,6 +192,7 @@ class _Row:
 
     def direction(self, text: str | None) -> None:
         self.dir = cells.direction(text or "")
+        self.reads = cells.read_and_written(text or "")
         if self.dir is None and text is not None and not cells.is_empty(text):
             self.unread.append(Sentence(text, self.where))
 
@@ -280,4 +282,4 @@ class _Row:
     def row(self) -> ParamRow:
         return ParamRow(self.name, self.ctype, self.dir or "input", self.description,
                         tuple(self.usage), self.dtypes, self.same_as, self.formats, self.rank,
-                        self.noncontig, self.where, {}, self.optional, self.rank_same_as)
+                        self.noncontig, self.where, {}, self.optional, self.rank_same_as, self.reads)

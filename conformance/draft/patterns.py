@@ -62,6 +62,12 @@ from conformance.draft.phrasings import (
     single_value_limits,
     string_values_limits,
 )
+from conformance.draft.promotion_phrasings import (
+    PROMOTE,
+    PROMOTE_EXCLUDE,
+    PROMOTE_OR_CAST,
+    promote_or_cast_limits,
+)
 from conformance.draft.sentence_limits import (
     CAST,
     IDENT,
@@ -101,17 +107,13 @@ class Match:
     limits: Limits  # max/min/ranks (rank), values (value_in), result (broadcast), scope: "all"
 
 
-# "self和other无法做数据类型推导", "x、y的数据类型不满足数据类型推导规则", "不满足互推导关系": the inputs
-# named have no promoted dtype (a sentence naming an output, or joining another rule by "或", is
-# not this; promotion_clauses.py keeps only inputs)
-_PROMOTE = rx(r"(?:无法|不能|不可以?)(?:做|进行)?(?:数据)?类型推导$|(?:不满足|不符合|无法满足)(?:数据类型)?"
-               r"(?:推导规则|互推导关系)$|不支持(?:数据)?类型推导$|的数据类型无法进行推导$")
-
-
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("dtype promotion", ("promotable",), _PROMOTE, ("推导", "数据类型", "规则"),
-            "self和other无法做数据类型推导。", exclude=rx(r"或|转|shape|维|范围|失败|列表")),
+    Pattern("dtype promotion or cast", ("promotable", "castable"), PROMOTE_OR_CAST,
+            ("推导失败", "转为", "或"), "self与other类型推导失败，或推导类型无法转为out的数据类型。",
+            limits=promote_or_cast_limits),
+    Pattern("dtype promotion", ("promotable",), PROMOTE, ("推导", "数据类型", "规则"),
+            "self和other无法做数据类型推导。", exclude=PROMOTE_EXCLUDE),
     Pattern("dtype cast", ("castable",), rx("|".join(r.pattern for r in CAST)),
             ("转换", "数据类型", "输出"),
             "推导出的数据类型无法转换为指定输出out的类型。", exclude=rx(r"或|格式|维度|shape"),

@@ -2,7 +2,9 @@
 类型无法转换为指定输出out的类型") and the usage notes ("需满足数据类型推导规则", uncoded).
 
 A promotion sentence counts only when every parameter it names is an input with a dtype (a
-sentence naming an output is about something else). A cast sentence names its target ("to": a
+sentence naming an output is about something else; an output its row calls "输入/输出" is read, so
+an input too). A row joining the promotion to its cast by "或" gives both clauses, the cast's
+sources the promotion's inputs. A cast sentence names its target ("to": a
 tensor or scalar of any role, a dtype, or inputs whose promoted dtype it is), and either its
 sources (several with no promotion said: one clause each) or nothing: "the promoted dtype", whose
 inputs the promotion sentence of the same row names (else the page's one promotion clause, coded
@@ -30,10 +32,12 @@ def build(ctx: Context, promote: list[Evidence], cast: list[Evidence]) -> list[C
 
 
 def _inputs(ctx: Context) -> list[str]:
-    """Input tensors, tensor lists and scalars: what promotion combines (an in-place ``selfRef``,
-    the page's input and output at once, among them; a list's elements each)."""
+    """Input tensors, tensor lists and scalars: what promotion combines (an in-place ``selfRef``
+    or a tensor whose row says "输入/输出", the page's input and output at once, among them; a
+    list's elements each)."""
+    read = {r.name for r in ctx.facts.params if r.reads}
     return [n for n, p in ctx.params.items() if p["kind"] == "scalar" or p["kind"] in TENSOR_KINDS
-            and (p["role"] == "input" or n.endswith("Ref"))]
+            and (p["role"] == "input" or n.endswith("Ref") or n in read)]
 
 
 def _several(ctx: Context, members: list[str]) -> bool:
@@ -71,7 +75,8 @@ def _add(clauses: list[Clause], ctx: Context, kind: str, params: list[str], e: E
 def _promotable(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     out: list[Clause] = []
     for e in evidence:
-        members = _members(ctx, e.params, e.limits.get("scope") == "all")
+        named = tuple(e.limits.get("promote", e.params))  # (a row joining the cast: its inputs)
+        members = _members(ctx, named, e.limits.get("scope") == "all")
         if members is not None and _several(ctx, members):
             _add(out, ctx, "promotable", members, e)
     return out
@@ -104,6 +109,9 @@ def _cast_ends(ctx: Context, e: Evidence, promotions: list[Clause]
     target = _target(ctx, to)
     if target is None or sources == [to]:
         return None
+    if "promote" in e.limits:  # "self与max类型推导失败，或推导类型无法转为out的数据类型"
+        members = _members(ctx, tuple(e.limits["promote"]), False)
+        return (members, target) if members and _several(ctx, members) else None
     if not sources:  # "推导出的数据类型": the row's promotion, else the page's only one
         same_row = [c for c in promotions if any(x.row == e.row for x in c["_evidence"])]
         coded = [c for c in promotions if c["_evidence"]]  # (as before the notes were read)

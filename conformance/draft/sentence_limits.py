@@ -153,22 +153,22 @@ def sign_limits(text: str) -> Limits | None:
     return {"positive": bool(re.match(r"小于等于|<=|不大于|不是正数|非正|不满足\s*[>＞](?!=)", m[0]))}
 
 
-_SOURCES = rf"((?:{NAME}\s*(?:、|,|，|和|与)\s*)*{NAME})?"
-_CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导|cast)(?:为|成|到)\s*(?:指定)?(?:的)?(?:输出)?\s*"
-_PROMOTED = r"(?:进行数据类型)?推导(?:出|后|之后)的(?:数据)?类型"
+SOURCES = rf"((?:{NAME}\s*(?:、|,|，|和|与)\s*)*{NAME})?"
+CAST_VERB = r"(?:无法|不能|不可)(?:转换|转化|转|推导|cast)(?:为|成|到)\s*(?:指定)?(?:的)?(?:输出)?\s*"
+PROMOTED = r"(?:进行数据类型)?推导(?:出|后|之后)的(?:数据)?类型"
 # "推导出的数据类型无法转换为指定输出out的类型" (the promoted dtype), "self和other推导出的数据类型不能
 # 转换为out的数据类型", "self的数据类型无法转换为out的数据类型", "参数out的数据类型不是self可转换的",
 # "self与out的数据类型不满足互转换关系": a computed dtype that cannot be cast to a tensor's;
 # "alpha无法转换为self和other推导后的数据类型": to their promoted dtype; "alpha的数据类型不可转换为
 # FLOAT": to a dtype (or a parameter) named bare
 CAST = (
-    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:{_PROMOTED}|的数据类型|数据类型)?\s*{_CAST_VERB}"
+    rx(rf"^(?:参数)?\s*{SOURCES}\s*(?:{PROMOTED}|的数据类型|数据类型)?\s*{CAST_VERB}"
         rf"({NAME})\s*的?(?:数据)?类型$"),
-    rx(rf"^(?:参数)?\s*({NAME})\s*的数据类型不是\s*" + _SOURCES + r"\s*可转换的?$"),
+    rx(rf"^(?:参数)?\s*({NAME})\s*的数据类型不是\s*" + SOURCES + r"\s*可转换的?$"),
     rx(rf"^({NAME})\s*(?:与|和)\s*({NAME})\s*的\s*(?:数据类型|dtype)\s*"
         r"(?:不满足互转换(?:规则|关系)|不可转换|不一致且无法转换)$"),
-    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:的数据类型)?\s*{_CAST_VERB}{_SOURCES}\s*{_PROMOTED}$"),
-    rx(rf"^(?:参数)?\s*{_SOURCES}\s*(?:的数据类型|数据类型)?\s*{_CAST_VERB}({NAME})$"),
+    rx(rf"^(?:参数)?\s*{SOURCES}\s*(?:的数据类型)?\s*{CAST_VERB}{SOURCES}\s*{PROMOTED}$"),
+    rx(rf"^(?:参数)?\s*{SOURCES}\s*(?:的数据类型|数据类型)?\s*{CAST_VERB}({NAME})$"),
 )
 
 

@@ -4,7 +4,8 @@ Valid cases draw each dtype group's dtype from its own lists (build.py); ``fitti
 group's options to those with which every promotion and cast clause can still hold once the later
 groups are drawn, and a cast the documents dispute is avoided. A broken case changes one group's
 dtype, within that group's own lists, so that exactly the clause breaks: no promoted dtype, or one
-that no cast page lets out's dtype take (``variants``). Where no such dtype exists in the lists the
+that no cast page lets out's dtype take (``variants``); a promotion over a tensor list's elements
+is broken by the list's last element alone in another dtype. Where no such dtype exists in the lists the
 clause cannot be broken (the drafter then leaves it out, draft/breakable.py).
 
 Tensors, tensor lists and scalars (aclScalar*, promoted by the TensorScalar table) all take part.
@@ -12,9 +13,11 @@ Tensors, tensor lists and scalars (aclScalar*, promoted by the TensorScalar tabl
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 from conformance.cases.tensor import TensorMeta
+from conformance.generate import list_dtypes
 from conformance.spec.clause_checks import DTYPE_RELATIONS
 from conformance.spec.model import Constraint, OperatorSpec
 from conformance.spec.predicates import PREDICATES
@@ -99,15 +102,25 @@ def variants(c: Constraint, args: Args, spec: OperatorSpec, product: str) -> lis
     named = set(c.params) | set(c.options["to_params"] if c.kind == "castable" else ())
     others = [o for o in spec.constraints if o.kind in _DTYPE_KINDS and o.id != c.id]
     out: list[Args] = []
-    for group in spec.dtype_groups():
-        if not set(group) & named:
-            continue
-        for d in group_options(spec, product, group):
-            trial = _with(args, group, d)
-            broken = PREDICATES[c.kind](c, trial, product)
-            if broken and not any(type(m) is not str for m in broken) and not any(
-                    PREDICATES[o.kind](o, trial, product) for o in others):
-                out.append(trial)
-                if len(out) >= _MOST:
-                    return out
+    for trial in _trials(c, args, spec, product, named):
+        broken = PREDICATES[c.kind](c, trial, product)
+        if broken and not any(type(m) is not str for m in broken) and not any(
+                PREDICATES[o.kind](o, trial, product) for o in others):
+            out.append(trial)
+            if len(out) >= _MOST:
+                return out
     return out
+
+
+def _trials(c: Constraint, args: Args, spec: OperatorSpec, product: str, named: set[str]
+            ) -> Iterator[Args]:
+    """Each named dtype group in each other dtype its lists admit; for a promotion over a tensor
+    list (its elements promote together: "tensors列表中无法做数据类型推导"), the list's last
+    element alone in each dtype the list admits."""
+    for group in spec.dtype_groups():
+        if set(group) & named:
+            yield from (_with(args, group, d) for d in group_options(spec, product, group))
+    if c.kind == "promotable":
+        for p in c.params:
+            if list_dtypes.mixable(args.get(p)):
+                yield from ({**args, p: list_dtypes.last_as(args[p], d)} for d in spec.dtypes_for(product, p))

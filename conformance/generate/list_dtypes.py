@@ -24,16 +24,16 @@ def within_each(c: Constraint, args: Args, spec: OperatorSpec, product: str) -> 
     of one element, or whose tied lists admit no common other dtype."""
     cases: list[Args] = []
     done: set[str] = set()
-    for p in [p for p in c.params if _mixable(args.get(p))]:
+    for p in [p for p in c.params if mixable(args.get(p))]:
         if p in done:
             continue
-        tied = [q for q in position_tied(spec, [p], args) if _mixable(args.get(q))]
+        tied = [q for q in position_tied(spec, [p], args) if mixable(args.get(q))]
         done.update(tied)
         listed = [ds for ds in (spec.dtypes_for(product, q) for q in tied) if ds] or [[]]
         current = {args[q][-1].dtype for q in tied}
         others = [d for d in listed[0] if d not in current and all(d in ds for ds in listed)]
         if others:
-            cases.append({**args, **{q: _last_as(args[q], others[0]) for q in tied}})
+            cases.append({**args, **{q: last_as(args[q], others[0]) for q in tied}})
     return cases
 
 
@@ -51,10 +51,10 @@ def position_tied(spec: OperatorSpec, names: list[str], args: Args) -> list[str]
     return [q for q in args if q in tied]
 
 
-def _mixable(value: Any) -> bool:
+def mixable(value: Any) -> bool:
     """A list whose last element can differ from another one of it."""
     return isinstance(value, TensorList) and len(value) >= 2 and value[-1] is not None
 
 
-def _last_as(value: TensorList, dtype: str) -> TensorList:
+def last_as(value: TensorList, dtype: str) -> TensorList:
     return TensorList((*value[:-1], replace(value[-1], dtype=dtype))) if value[-1] is not None else value
