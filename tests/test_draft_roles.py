@@ -52,6 +52,11 @@ def test_a_tensor_written_in_place_is_an_inout_in_the_spec(vocab):
     params = draft_spec(replace(facts, prototype=loose), vocab, "toy").spec["params"]
     assert params["target"]["role"] == "inout" and params["self"]["role"] == "input"
     assert all("_in_place" not in p for p in params.values())
+    # a row saying 输入/输出 is read and written
+    proto = tuple(replace(p, name="result") if p.name == "out" else p for p in facts.prototype)
+    both = tuple(replace(r, name="result", reads=True) if r.name == "out" else r for r in facts.params)
+    params = draft_spec(replace(facts, prototype=proto, params=both), vocab, "toy").spec["params"]
+    assert params["result"]["role"] == "inout"
     # ... but out is a result: an output, even non-const with a row saying 输入
     loose = tuple(replace(p, const=False) for p in facts.prototype)
     rows = tuple(replace(r, direction="input") if r.name == "out" else r for r in facts.params)

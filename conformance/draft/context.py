@@ -155,8 +155,8 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
         role = ("output" if output else "input") if kind in TENSOR_KINDS else \
             "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
-        if kind in TENSOR_KINDS and (p.name.endswith("Ref") or direction == "input" and not p.const
-                                     and not _RESULT.match(p.name)):
+        if kind in TENSOR_KINDS and (p.name.endswith("Ref") or row is not None and row.reads
+                                     or direction == "input" and not p.const and not _RESULT.match(p.name)):
             params[p.name][IN_PLACE] = True
         if p.optional or (row is not None and row.optional):
             params[p.name]["optional"] = True
@@ -168,8 +168,9 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
     return Context(facts, vocab, params, products, new, omitted)
 
 
-#: A private key of a drafted parameter: a tensor the call reads and may write in place (an xRef, an
-#: in-place call's first tensor, a non-const pointer whose row says 输入: a running mean). Drafting
+#: A private key of a drafted parameter: a tensor the call reads and may write in place (an xRef, a
+#: row saying 输入/输出, an in-place call's first tensor, a non-const pointer whose row says 输入: a
+#: running mean). Drafting
 #: treats it by its role; the spec gets role ``inout`` (filled with data, never checked unchanged).
 IN_PLACE = "_in_place"
 
