@@ -16,8 +16,9 @@ import conformance
 from conformance.cases.case import case_from_dict, case_to_dict
 from conformance.cases.oracle import explain
 from conformance.cli.main import main
+from conformance.draft.condition_phrasings import is_conditional
 from conformance.draft.conditions import read, split
-from conformance.draft.patterns import is_conditional, match
+from conformance.draft.patterns import match
 from conformance.errors import CaseError, SpecError
 from conformance.generate.breaks import variants
 from conformance.generate.dry_run import load_specs

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
+from conformance.draft.condition_phrasings import is_conditional
 from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Sentence
-from conformance.draft.patterns import is_conditional
 from conformance.draft.sentence_limits import IDENT
 
 KIND = "size_at_least"  # a made reading's kind: (the list bounded below, the list it is held to)

@@ -18,6 +18,7 @@ from conformance.draft.channel_phrasings import (
     channel_limits,
     rank_or_channel_limits,
 )
+from conformance.draft.condition_phrasings import ABSENT, GIVEN, RANK_CONDITION, is_conditional
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
     NOT_IDENTICAL,
@@ -85,7 +86,7 @@ from conformance.draft.sentence_limits import (
     split_glued,
     value_limits,
 )
-from conformance.draft.words import DIFFER, NAME, QUOTE
+from conformance.draft.words import DIFFER, NAME
 
 
 @dataclass(frozen=True)
@@ -227,27 +228,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("取值", "范围", "值"), "reduction值不在0~2范围之内。", limits=value_limits),
 )
 
-# "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针
-# 时，…", the condition of an optional argument's presence, is what a clause on it means anyway)
-# "当self.dim()=0时，dim的取值不在[-1, 0]内": the two branches of one dimension-range rule
-_RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]")
-_CONDITION = re.compile(r"^(?:当(?!前)|若|对于)|"
-                        r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?:时|情况下|场景下)[，,:：]")
-# "quant_type为static时quantScaleOptional为空指针": an attribute's value, 时 and no comma before a name
-BARE_WHEN = rx(rf"^(?:当|若|如果)?\s*(?P<cond>{NAME}\s*(?:为|是|等于|=)\s*"
-               rf"{QUOTE}?[A-Za-z0-9_.\-]+{QUOTE}?)\s*时(?=\s*[A-Za-z_])")
-# "outputMask[0]为True且gradInputOut为空指针": a flag (or a bool array's element) and what is wrong
-FLAG_AND = rx(rf"^\s*(?P<cond>{NAME}(?:\s*\[\s*\d+\s*\])?\s*(?:为|是|等于|=)\s*(?:true|false))\s*且")
-# "biasOptional存在时，…", "x不为空指针时，…", "传入biasOptional时，…": the condition that an optional
-# argument is given. A rule on that argument (alone, or relating it to one other) holds only where it
-# is given anyway, so match() reads it as unconditional; one naming any other argument is not
-# (conditions.py reads it, or it stays for review)
-GIVEN = rx(rf"^\s*(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:存在输入|存在|不为空指针|非空指针|"
-           rf"不为nullptr|不是nullptr|不为空|非空)|传入了?\s*(?P<passed>{NAME}))\s*时\s*[，,]")
-# relations among the present ones only
+# the relations a rule said where an optional argument is given may hold among the present ones only
 _RELATIONS = {"same_shape", "same_dtype", "same_format", "broadcastable"}
-# "biasOptional为空指针时，scaleOptional为空指针": a rule where an argument is absent, no clause here
-_ABSENT = rx(rf"^\s*(?:传入的?)?\s*{NAME}\s*(?:为|是)\s*(?:空指针|nullptr)\s*时\s*[，,]")
 
 
 def named(text: str, names: Collection[str]) -> tuple[str, ...]:
@@ -274,10 +256,6 @@ def unnamed(text: str, names: Collection[str]) -> str:
     return IDENT.sub(lambda m: "_" if m[0] in known else m[0], text)
 
 
-def is_conditional(text: str) -> bool:
-    return bool(_CONDITION.search(text) or BARE_WHEN.search(text) or FLAG_AND.search(text))
-
-
 _NUMERALS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}
 _NUMERAL_RANK = re.compile(r"([零一二三四五六七八九])(?=\s*维)")
 
@@ -286,7 +264,7 @@ def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
-    if is_conditional(text) and not _RANK_CONDITION.search(text) or _ABSENT.search(text):
+    if is_conditional(text) and not RANK_CONDITION.search(text) or ABSENT.search(text):
         return None
     bare = unnamed(text, names)
     for p in PATTERNS:

@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from conformance.draft.condition_phrasings import is_conditional
 from conformance.draft.facts import ParamRow, Sentence
-from conformance.draft.patterns import is_conditional
 from conformance.draft.words import QUOTE, QUOTED_VALUE, QUOTES, VALUE, WORD
 
 _QUOTED = rf"{QUOTE}\s*{VALUE}\s*{QUOTE}"

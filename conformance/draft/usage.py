@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from conformance.draft.patterns import is_conditional, named
+from conformance.draft.condition_phrasings import is_conditional
+from conformance.draft.patterns import named
 from conformance.draft.words import NAME, QUOTE, WORD
 
 _SAME = r"(?:一致|相同|一样|保持一致|完全一致)"
