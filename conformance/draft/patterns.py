@@ -39,8 +39,14 @@ from conformance.draft.dim_phrasings import (
     same_rank_limits,
 )
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
-from conformance.draft.numel_phrasings import HALF_DIM, ONE_ELEMENT, SAME_NUMEL, half_limits
-from conformance.draft.numel_phrasings import one_element_limits, same_numel_limits
+from conformance.draft.numel_phrasings import (
+    HALF_DIM,
+    ONE_ELEMENT,
+    SAME_NUMEL,
+    half_limits,
+    one_element_limits,
+    same_numel_limits,
+)
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
