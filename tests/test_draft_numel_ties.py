@@ -130,3 +130,16 @@ def test_a_target_sharing_the_source_shape_leaves_the_half_row_for_review():
     d = draft_spec(facts, VOCAB, "toy: aclnnToyHalve.md")
     half = by_quote(d.spec)["out、outAux在dim维的size不等于self在dim维size的1/2"]
     assert half["kind"] == "review"
+
+
+def test_a_guessed_dim_is_redrawn_over_the_dimensions_of_the_halved_tensor():
+    # without the dim-range row the generate section guesses dim's draw: the tie draws it again
+    text = PAGE.read_text(encoding="utf-8").replace(
+        "<td>dim的取值不在[-self.dim(), self.dim()-1]范围内。</td>", "<td>scale的数据类型与self不一致。</td>")
+    facts = read_page(text, "toy: aclnnToyHalve.md", VOCAB)
+    d = draft_spec(facts, VOCAB, "toy: aclnnToyHalve.md")
+    assert d.spec["generate"]["draws"]["dim"] == {"integers": [0, "len(self_shape) - 1"]}
+    half = by_quote(d.spec)["out、outAux在dim维的size不等于self在dim维size的1/2"]
+    assert half["kind"] == "expr" and "self_half_shape" in half["break"]
+    quotes = [c["source"]["quote"] for c in d.spec["constraints"]]
+    assert not [q for q in quotes if "no values for dim" in q]

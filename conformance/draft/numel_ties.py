@@ -11,8 +11,8 @@ alone.
   the dim-range row's) and, unless the row says the ranks agree, t's rank. Valid cases draw x's old
   shape as the targets' (``x_half_shape``) and x as that shape with dimension dim doubled (an even
   size: "1/2" needs one), which needs x's rank at least 1 (its draw's least rank is raised) and
-  dim drawn over x's dimensions (a guessed draw of dim is redrawn so). The break: the targets'
-  dimension dim one more.
+  dim drawn over x's dimensions (a guessed draw of dim is redrawn so; values the page lists are
+  kept). The break: the targets' dimension dim one more.
 
 A tie that cannot be drawn so (a target sharing x's shape by a same_shape row, a shape not drawn
 freely, dim drawn from another tensor) is removed and its row reviewed.
@@ -137,12 +137,12 @@ def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: 
             or len({s.rep(t) for t in targets}) != len(targets):
         return None  # (a target sharing x's shape, or drawn apart from its class)
     rank = draws[base]["shape"]["rank"]
-    if not isinstance(rank, list) or rank[1] < 1:
+    if not isinstance(rank, list) or not all(isinstance(r, int) for r in rank) or rank[1] < 1:
         return None  # (a rank sampled from a set, or only 0-d: no dimension to halve)
     if any(isinstance(d, dict) and any(base in str(v) for v in d.values())
            for n, d in draws.items() if n not in (base, dim)):
         return None  # (another draw reads x's shape: it would read the halved one)
-    if base not in str(draws[dim]):  # (a guess: any dimension of x)
+    if _guessed(draws[dim]):  # (any dimension of x, counted from the front as every page allows)
         draws[dim] = {"integers": [0, f"len({base}) - 1"]}
     draws[base]["shape"]["rank"] = [max(rank[0], 1), rank[1]]
     s.ranges[base] = (max(s.ranges[base][0], 1), s.ranges[base][1])
@@ -157,6 +157,13 @@ def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: 
         args[m] = half
     step = {half: {"expr": f"{base}[:{d}] + [{base}[{d}] + 1] + {base}[{d} + 1:]"}}
     return {m for members in classes for m in members} | {dim}, step
+
+
+def _guessed(draw: dict[str, Any]) -> bool:
+    """Whether an int's draw is the generate section's guess (whole-number bounds; the page's
+    values are sampled, a dimension's bounds read the tensor's draw): only a guess is redrawn."""
+    bounds = draw.get("integers")
+    return isinstance(bounds, list) and all(isinstance(b, int) for b in bounds)
 
 
 def _fresh(draws: dict[str, Any], name: str) -> str:
