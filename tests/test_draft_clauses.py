@@ -69,7 +69,7 @@ def test_an_elementwise_loss_page_drafts_these_clauses(vocab):
     assert d.spec["params"]["reduction"]["values"] == {0: "none", 1: "mean", 2: "sum"}
     assert c["TLB-DETERMINISM"]["checks"] == ["determinism"]
     assert c["TLB-REVIEW"] == {
-        "id": "TLB-REVIEW", "kind": "review", "closest": "element count",
+        "id": "TLB-REVIEW", "kind": "review", "closest": "same element count",
         "source": {"doc": "upstream", "quote": "target的每个元素都必须是偶数",
                    "where": "aclnnToyLossBackwardGetWorkspaceSize > 返回值, errors table, row 8 (line 224)"}}
 

@@ -8,6 +8,7 @@ import re
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Review, Sentence
+from conformance.draft.numel_phrasings import ELEMENTS
 from conformance.draft.string_values import StringValues, string_values
 from conformance.draft.usage import enumeration, enumeration_lines
 from conformance.draft.value_rows import length_bound
@@ -275,12 +276,12 @@ def length(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]
 
 
 def _numel(ctx: Context, e: Evidence, null_ids: dict[str, list[str]]) -> list[Clause]:
-    """"alpha元素个数不为1" → alpha.numel == 1 (tensors; "元素个数/元素数量" only, a tensor's
-    "size" may be its shape). The generate section draws each such tensor as [n] alone (one
+    """"alpha元素个数不为1" → alpha.numel == 1 (tensors; numel_phrasings.ELEMENTS only, a tensor's
+    "size" alone may be its shape). The generate section draws each such tensor as [n] alone (one
     tied to others by a shape keeps theirs, and the clause goes for review), broken by [n + 1]."""
     tensors = [p for p in e.params if p in ctx.tensors and expressible(p)]
     if ("length" not in e.limits or not tensors or len(tensors) != len(e.params)
-            or not re.search(r"元素个数|元素数量|元素数", e.sentence.text)):
+            or not (e.limits.get("elements") or re.search(ELEMENTS, e.sentence.text, re.IGNORECASE))):
         return []
     n = e.limits["length"]
     requires = [cid for cid, params in null_ids.items() if set(params) & set(tensors)]

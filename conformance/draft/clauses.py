@@ -26,6 +26,7 @@ from conformance.draft import (
     list_sizes,
     merges,
     norm_ties,
+    numel_ties,
     order_clauses,
     pads,
     promotion_clauses,
@@ -166,6 +167,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
                           null_ids)
     built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
+    built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
     list_counts.require_counts(built)
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))

@@ -23,6 +23,7 @@ from conformance.draft import (
     list_kinds,
     list_sizes,
     norm_ties,
+    numel_ties,
     order_clauses,
     pads,
     rank_ties,
@@ -114,6 +115,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     tied = norm_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     tied |= channel_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    tied |= numel_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
     s.guessed = [t for t in s.guessed if t not in tied]
     padded = pads.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
     guessed_attrs = [name for name in guessed_attrs if name not in tied and name not in padded]

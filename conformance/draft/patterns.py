@@ -40,6 +40,14 @@ from conformance.draft.dim_phrasings import (
     same_rank_limits,
 )
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
+from conformance.draft.numel_phrasings import (
+    HALF_DIM,
+    ONE_ELEMENT,
+    SAME_NUMEL,
+    half_limits,
+    one_element_limits,
+    same_numel_limits,
+)
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
@@ -213,9 +221,15 @@ PATTERNS: tuple[Pattern, ...] = (
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
     Pattern("lengths differ", ("same_length",), SAME_LENGTH, ("长度", "元素个数", "不一致"),
             "begin和end的长度不一致。"),
+    Pattern("same element count", ("numel_tie",), SAME_NUMEL, ("元素数量", "元素个数", "不等"),
+            "source和index的元素数量不等。", limits=same_numel_limits),
+    Pattern("half a dimension", ("numel_tie",), HALF_DIM, ("dim", "一半", "1/2"),
+            "out在dim维的size不等于self在dim维size的1/2。", limits=half_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
+    Pattern("one element", ("length",), ONE_ELEMENT, ("shape size", "单元素", "不为1"),
+            "lr的shape size不为1。", limits=one_element_limits),
     Pattern("length bound", ("length",), LENGTH_BOUND, ("长度", "个数", "超过"), "repeats的参数个数超过8。",
             limits=length_bound_limits),
     Pattern("value sign", ("sign",), SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
