@@ -22,8 +22,8 @@ from conformance.draft import channel_ties, conditional_tables, dtype_conditions
 from conformance.draft.condition_phrasings import BARE_WHEN, FLAG_AND, GIVEN, is_conditional
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
-from conformance.draft.patterns import Match, match, named
-from conformance.draft.sentence_limits import IDENT, rx, split_glued
+from conformance.draft.patterns import Match, match
+from conformance.draft.sentence_limits import IDENT, named, rx, split_glued
 from conformance.draft.string_values import string_values
 from conformance.draft.words import NAME, QUOTE, QUOTES
 

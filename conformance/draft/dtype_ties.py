@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from conformance.draft.context import Clause, Context
-from conformance.draft.patterns import named
+from conformance.draft.sentence_limits import named
 
 #: What marks a sentence as one about dtypes ("数据类型" and "类型" alike).
 _DTYPE_WORD = re.compile(r"类型|dtype", re.IGNORECASE)

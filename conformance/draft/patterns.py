@@ -79,7 +79,6 @@ from conformance.draft.promotion_phrasings import (
 )
 from conformance.draft.sentence_limits import (
     CAST,
-    IDENT,
     LENGTH,
     LENGTHS,
     RANK_TABLE,
@@ -88,10 +87,11 @@ from conformance.draft.sentence_limits import (
     broadcast_result,
     cast_limits,
     length_limits,
+    named,
     rank_limits,
     rx,
     sign_limits,
-    split_glued,
+    unnamed,
     value_limits,
 )
 from conformance.draft.words import DIFFER, NAME
@@ -244,30 +244,6 @@ PATTERNS: tuple[Pattern, ...] = (
 
 # the relations a rule said where an optional argument is given may hold among the present ones only
 _RELATIONS = {"same_shape", "same_dtype", "same_format", "broadcastable"}
-
-
-def named(text: str, names: Collection[str]) -> tuple[str, ...]:
-    """The page's parameter names ``text`` mentions, each once, in its order (a name written in
-    other case, "gradout" for gradOut, when no other name reads the same)."""
-    known = set(names)
-    lowered: dict[str, list[str]] = {}
-    for n in known:
-        lowered.setdefault(n.lower(), []).append(n)
-    found = []
-    for word in IDENT.findall(split_glued(text)):
-        if word in known:
-            found.append(word)
-        elif len(lowered.get(word.lower(), [])) == 1:
-            found.append(lowered[word.lower()][0])
-    return tuple(dict.fromkeys(found))
-
-
-def unnamed(text: str, names: Collection[str]) -> str:
-    """``text`` with the page's compound parameter names blanked: an exclusion is about the words
-    of the sentence, not a name containing one ("kernelShape的长度不等于1或2" says nothing of a
-    shape); a name that is a word itself ("size") stays (the sentence may mean the word)."""
-    known = {n for n in names if re.search(r"[A-Z0-9_]", n[1:])}
-    return IDENT.sub(lambda m: "_" if m[0] in known else m[0], text)
 
 
 _NUMERALS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}

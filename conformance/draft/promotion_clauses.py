@@ -18,7 +18,7 @@ import re
 
 from conformance.draft.condition_phrasings import is_conditional
 from conformance.draft.context import TENSOR_KINDS, Clause, Context, Evidence, source
-from conformance.draft.patterns import named
+from conformance.draft.sentence_limits import named
 
 _NOTE = re.compile(r"(?:满足|符合)\s*(?:数据类型|类型)?\s*(?:推导规则|互推导关系|推导关系)")
 

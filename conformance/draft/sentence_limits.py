@@ -8,6 +8,7 @@ the few regexes a pattern shares with its reader live beside that reader.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from conformance.draft.words import DIFFER, NAME
@@ -198,3 +199,27 @@ def _each(limits: Limits, text: str) -> Limits:
     if len(limits["from"]) > 1 and "推导" not in text:
         limits["each"] = True
     return limits
+
+
+def named(text: str, names: Collection[str]) -> tuple[str, ...]:
+    """The page's parameter names ``text`` mentions, each once, in its order (a name written in
+    other case, "gradout" for gradOut, when no other name reads the same)."""
+    known = set(names)
+    lowered: dict[str, list[str]] = {}
+    for n in known:
+        lowered.setdefault(n.lower(), []).append(n)
+    found = []
+    for word in IDENT.findall(split_glued(text)):
+        if word in known:
+            found.append(word)
+        elif len(lowered.get(word.lower(), [])) == 1:
+            found.append(lowered[word.lower()][0])
+    return tuple(dict.fromkeys(found))
+
+
+def unnamed(text: str, names: Collection[str]) -> str:
+    """``text`` with the page's compound parameter names blanked: an exclusion is about the words
+    of the sentence, not a name containing one ("kernelShape的长度不等于1或2" says nothing of a
+    shape); a name that is a word itself ("size") stays (the sentence may mean the word)."""
+    known = {n for n in names if re.search(r"[A-Z0-9_]", n[1:])}
+    return IDENT.sub(lambda m: "_" if m[0] in known else m[0], text)

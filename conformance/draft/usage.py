@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 
 from conformance.draft.condition_phrasings import is_conditional
-from conformance.draft.patterns import named
+from conformance.draft.sentence_limits import named
 from conformance.draft.words import NAME, QUOTE, WORD
 
 _SAME = r"(?:一致|相同|一样|保持一致|完全一致)"
