@@ -3,7 +3,8 @@ lengths and signs it names, the parameter holding a broadcast shape, the dtypes 
 
 Apart from patterns.py so the table of patterns reads on one screen: each reader here takes the
 sentence and returns its limits (None when the sentence turns out not to be the pattern's), and
-the few regexes a pattern shares with its reader live beside that reader.
+the few regexes a pattern shares with its reader live beside that reader. ``named`` says which of
+the page's parameters a sentence mentions.
 """
 from __future__ import annotations
 
