@@ -106,3 +106,34 @@ def loaded_draft(d: Any, tmp_path: Any) -> tuple[Any, Any, Any, str, str]:
     specs = SpecSet(pack_vocab, {spec.api: spec}, pack_vocab.spec_version, "test")
     product = spec.products[0]
     return spec, pack_vocab, specs, product, spec.test_dtypes(product)[0]
+
+
+def drafted_pack_fixture(pages: Any) -> Any:
+    """A module-scoped fixture drafting the fixture ``pages`` (with --stats) once: the pack dir."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def drafted(tmp_path_factory: Any) -> Any:
+        out = tmp_path_factory.mktemp("drafts")
+        assert main(["draft", str(pages), "-o", str(out), "--stats", str(out / "stats.json")]) == 0
+        return out
+
+    return drafted
+
+
+def draft_text(text: str, label: str) -> Any:
+    """A page's ``text`` drafted with the shipped vocabulary, as ``label`` (a DraftedSpec)."""
+    from conformance.draft.emit import draft_spec
+    from conformance.draft.reading import read_page
+    from conformance.spec.loader import load_vocabulary, specs_dir
+
+    vocab = load_vocabulary(specs_dir() / "vocabulary.yaml")
+    return draft_spec(read_page(text, label, vocab), vocab, label)
+
+
+def oracle_quick(pack: Any, api: str, tmp_path: Any) -> dict[str, Any]:
+    """A quick run of ``api`` from the drafted ``pack`` against the oracle backend on atlas-a2."""
+    import conformance
+
+    return conformance.run_suite("oracle", specs=[pack], ops=[api], products=["atlas-a2"], profile="quick",
+                                 max_examples=3, isolate=False, report_dir=tmp_path / "r")

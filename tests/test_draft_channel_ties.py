@@ -7,12 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import by_quote, loaded_draft
+from helpers import by_quote, draft_text, loaded_draft
 
 from conformance.cases.oracle import explain
-from conformance.draft.emit import draft_spec
 from conformance.draft.patterns import match
-from conformance.draft.reading import read_page
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
 from conformance.spec.loader import load_vocabulary, specs_dir
@@ -51,8 +49,7 @@ def test_other_channel_sentences_are_not_read(text):
 
 
 def _drafted(text: str):
-    facts = read_page(text, "toy: aclnnToyChannel.md", VOCAB)
-    return draft_spec(facts, VOCAB, "toy: aclnnToyChannel.md")
+    return draft_text(text, "toy: aclnnToyChannel.md")
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 from draft_facts import error, param, toy_dim
-from helpers import by_quote, drafted_fixture
+from helpers import by_quote, drafted_fixture, oracle_quick
 
-import conformance
 from conformance.cli.main import main
 from conformance.draft.conditions import read, split
 from conformance.draft.emit import draft_spec
@@ -105,9 +104,7 @@ def test_a_dtype_condition_and_a_value_condition_on_one_tensor(drafted):
 def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
     out, spec = drafted
     assert main(["lint", "--specs", str(out)]) == 0
-    report = conformance.run_suite("oracle", specs=[out], ops=[API], products=["atlas-a2"],
-                                   profile="quick", max_examples=3, isolate=False,
-                                   report_dir=tmp_path / "r")
+    report = oracle_quick(out, API, tmp_path)
     assert report["errors"] == [] and report["findings"] == []
     conditional = {c["id"] for c in spec["constraints"] if "时" in c["source"]["quote"]
                    and c["kind"] == "expr"}

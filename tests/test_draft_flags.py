@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import by_quote, drafted_fixture
+from helpers import by_quote, drafted_fixture, oracle_quick
 
-import conformance
 from conformance.cases.case import case_from_dict, case_to_dict
 from conformance.cases.oracle import explain
 from conformance.cli.main import main
@@ -157,9 +156,7 @@ def test_what_is_not_read_exactly_stays_for_review(drafted):
 def test_the_draft_lints_and_its_breaks_are_judged(drafted, tmp_path):
     out, spec = drafted
     assert main(["lint", "--specs", str(out)]) == 0
-    report = conformance.run_suite("oracle", specs=[out], ops=[API], products=["atlas-a2"],
-                                   profile="quick", max_examples=3, isolate=False,
-                                   report_dir=tmp_path / "r")
+    report = oracle_quick(out, API, tmp_path)
     assert report["errors"] == [] and report["findings"] == []
     flagged = {c["id"] for c in spec["constraints"] if c["kind"] in ("expr", "length")}
     judged = {r["clause"] for r in report["results"] if r["kind"] == "status" and r["outcome"] == "pass"

@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import drafted_fixture
+from helpers import drafted_fixture, oracle_quick
 
-import conformance
 from conformance.cli.main import main
 from conformance.draft.facts import ParamRow, Sentence, Where
 from conformance.draft.list_kinds import mixes_lists, quoted_values, require_pointers, tidy
@@ -56,9 +55,7 @@ def test_the_draft_lints_and_runs_against_the_oracle(drafted, tmp_path, capsys):
     out, _ = drafted
     assert main(["lint", "--specs", str(out)]) == 0
     assert f"ok   {out / (API + '.yaml')}" in capsys.readouterr().out
-    report = conformance.run_suite("oracle", specs=[out], ops=[API], products=["atlas-a2"],
-                                   profile="quick", max_examples=3, isolate=False,
-                                   report_dir=tmp_path / "r")
+    report = oracle_quick(out, API, tmp_path)
     assert report["errors"] == [] and report["findings"] == []
     assert {r["kind"] for r in report["results"]} >= {"status", "determinism", "out-of-bounds-write"}
 

@@ -7,12 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import by_quote, loaded_draft
+from helpers import by_quote, draft_text, loaded_draft
 
 from conformance.cases.oracle import explain
-from conformance.draft.emit import draft_spec
 from conformance.draft.patterns import match
-from conformance.draft.reading import read_page
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
 from conformance.spec.loader import load_vocabulary, specs_dir
@@ -49,8 +47,7 @@ def test_other_sentences_are_not_normalized_shape_rows(text, pattern):
 
 
 def _drafted(text: str):
-    facts = read_page(text, "toy: aclnnToyNorm.md", VOCAB)
-    return draft_spec(facts, VOCAB, "toy: aclnnToyNorm.md")
+    return draft_text(text, "toy: aclnnToyNorm.md")
 
 
 @pytest.fixture(scope="module")

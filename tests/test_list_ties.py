@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import drafted_pack_fixture
 
 import conformance
 from conformance.cases.case import Case
 from conformance.cases.oracle import explain
 from conformance.cases.tensor import TensorMeta
-from conformance.cli.main import main
 from conformance.errors import SpecError
 from conformance.generate.breaks import variants
 from conformance.generate.build import build_case
@@ -36,11 +36,7 @@ INVALID, TILING = 161002, 561002
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 
 
-@pytest.fixture(scope="module")
-def drafted(tmp_path_factory):
-    out = tmp_path_factory.mktemp("drafts")
-    assert main(["draft", str(PAGES), "-o", str(out), "--stats", str(out / "stats.json")]) == 0
-    return out
+drafted = drafted_pack_fixture(PAGES)
 
 
 @pytest.fixture(scope="module")
