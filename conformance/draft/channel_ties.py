@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.channel_phrasings import stated_ordinal
-from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes
 
@@ -128,7 +128,7 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         drawn = _draw(s, draws, args, tie)
         if drawn is None:
             clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(targets[0])), c["_evidence"][0].pattern)
+            review(Sentence(c["source"]["quote"], where(targets[0])), reading(c))
             continue
         names, step = drawn
         if conditional:  # (conditional_breaks.py adds the condition made true)

@@ -38,7 +38,7 @@ def draft_spec(facts: PageFacts, vocab: Vocabulary, document: str) -> DraftedSpe
     recount(draft)  # (the generate section leaves out clauses it cannot break)
     spec = spec_dict(draft, generate, document)
     text = spec_yaml(spec, draft, document)
-    for _ in range(4):  # clauses a run cannot test (breakable.py): out, and the spec again
+    for _ in draft.clauses:  # clauses a run cannot test (breakable.py): out, until none is left
         if not _untestable(draft, text):
             break
         recount(draft)

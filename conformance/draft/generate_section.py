@@ -10,6 +10,7 @@ gets a best guess and a review clause saying so. Clause breaks the relation buil
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from conformance.draft import (
@@ -88,9 +89,10 @@ def _attribute(ctx: Context, s: Shapes, name: str, clauses: list[Clause]) -> tup
 def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dict[str, Any]:
     """The section, and each clause's ``_break`` resolved (a coded clause whose break cannot be
     drawn becomes a review clause)."""
-    list_kinds.tidy(ctx.params, clauses, review, lambda name: _where(ctx, name))
+    where = partial(_where, ctx)  # (where a parameter's row is, for the review clauses)
+    list_kinds.tidy(ctx.params, clauses, review, where)
     list_kinds.require_pointers(ctx.params, clauses)
-    list_kinds.scalar_guesses(ctx.params, clauses, review, lambda name: _where(ctx, name))
+    list_kinds.scalar_guesses(ctx.params, clauses, review, where)
     s = draw_shapes(ctx, clauses)
     list_sizes.draws(ctx, s, clauses, review)
     draws = dict(s.draws)
@@ -112,19 +114,19 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _numel_breaks(ctx, s, clauses, review)
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
-    dim_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
-    tied = norm_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
-    tied |= channel_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
-    tied |= numel_ties.resolve(s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    dim_ties.resolve(s, draws, args, clauses, review, where)
+    tied = norm_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
     s.guessed = [t for t in s.guessed if t not in tied]
-    padded = pads.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
+    padded = pads.resolve(s, draws, args, clauses, review, _draw, where)
     guessed_attrs = [name for name in guessed_attrs if name not in tied and name not in padded]
-    rank_ties.resolve(s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
-    list_counts.resolve(ctx, s, draws, args, clauses, review, lambda name: _where(ctx, name))
+    rank_ties.resolve(s, draws, args, clauses, review, _draw, where)
+    list_counts.resolve(ctx, s, draws, args, clauses, review, where)
     empty_dims.zero_at(s.of, s.draws, clauses, review)
     pads.spare_padded_dims(s, clauses)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
-    conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, lambda name: _where(ctx, name))
+    conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, where)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     _review_dtype_selectors(ctx, draws, review)
     section: dict[str, Any] = {"draws": draws, "args": args}

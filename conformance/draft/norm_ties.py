@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes
 
@@ -86,7 +86,7 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         if names is None:
             for c in ties:
                 clauses_.remove(c)
-                review(Sentence(c["source"]["quote"], where(c["_norm"][1])), c["_evidence"][0].pattern)
+                review(Sentence(c["source"]["quote"], where(c["_norm"][1])), reading(c))
             continue
         tied |= {array, *names}
     return tied

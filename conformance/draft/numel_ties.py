@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes
 
@@ -89,7 +89,7 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         if done is None:
             clauses_.remove(c)
             first = tie[1] if tie[0] == "same" else tie[1][0]
-            review(Sentence(c["source"]["quote"], where(first)), c["_evidence"][0].pattern)
+            review(Sentence(c["source"]["quote"], where(first)), reading(c))
             continue
         names, c["break"] = done
         tied |= names
