@@ -108,3 +108,21 @@ def test_an_array_row_with_no_tensor_to_draw_it_from_is_reviewed():
         text = text.replace(f"<td>{row}。</td>", "<td>y的数据类型不在支持范围内。</td>")
     clause = by_quote(_drafted(text).spec)[EQUAL]
     assert clause["kind"] == "review"
+
+
+def test_a_rank_row_beside_the_tie_leaves_no_dangling_requirement(tmp_path):
+    """"x的维度小于normShape的维度" is drafted before the tie draws normShape from x, then cannot
+    be drawn (rank_ties) and goes for review: the tie that required it must not name it still
+    (the spec would not load, so nothing would be left out as untestable either)."""
+    rank_row = "x的维度小于normShape的维度"
+    row = "<td>normShape的长度小于1。</td>"
+    added = f"{row}\n    </tr>\n    <tr>\n      <td>{rank_row}。</td>"
+    text = PAGE.read_text(encoding="utf-8").replace(row, added)
+    text = text.replace('rowspan="5">ACLNN_ERR_PARAM_INVALID', 'rowspan="6">ACLNN_ERR_PARAM_INVALID')
+    text = text.replace('rowspan="5">161002', 'rowspan="6">161002')
+    drafted = _drafted(text)
+    clauses = by_quote(drafted.spec)
+    assert clauses[rank_row]["kind"] == "review"
+    ids = {c["id"] for c in drafted.spec["constraints"]}
+    assert all(set(c.get("requires", [])) <= ids for c in drafted.spec["constraints"])
+    loaded_draft(drafted, tmp_path)  # (it loads: a dangling requirement is a lint error)

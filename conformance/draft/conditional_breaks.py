@@ -38,10 +38,7 @@ def resolve(ctx: Context, s: Shapes, draws: dict[str, Any], args: dict[str, Any]
         if steps is not None:
             c["break"] = steps
             continue
-        clauses.remove(c)
-        for o in clauses:  # (a clause _guard made require it: no break draws its tensor null now)
-            if c["id"] in o.get("requires", []):
-                o["requires"].remove(c["id"])
+        clauses.remove(c)  # (a clause _guard made require it no longer does: generate_section)
         if str(c.get("on_violation", "")).startswith("ACLNN_"):
             names = [*info["when"], info.get("null"), info.get("perturb")]
             review(Sentence(c["source"]["quote"], where(next(n for n in names if n))), "conditional")

@@ -127,6 +127,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     pads.spare_padded_dims(s, clauses)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, where)
+    _drop_dangling_requires(clauses)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     _review_dtype_selectors(ctx, draws, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
@@ -193,6 +194,16 @@ def _break_draw(s: Shapes, mode: str, param: str) -> str | None:
         return s.full
     wanted = {"perturb": "expr", "incompatible": "sub_broadcast", "zero_dim": "shape"}[mode]
     return draw if op == wanted else None
+
+
+def _drop_dangling_requires(clauses: list[Clause]) -> None:
+    """A clause a resolver left out (for review) is no requirement of the others any more: they
+    were drafted while it stood (norm_ties' tie required rank_ties' comparison, which could not be
+    drawn), and each guards its own evaluation."""
+    ids = {c["id"] for c in clauses}
+    for c in clauses:
+        if "requires" in c and not set(c["requires"]) <= ids:
+            c["requires"] = [r for r in c["requires"] if r in ids]
 
 
 def _where(ctx: Context, param: str):  # noqa: ANN202 - a facts.Where
