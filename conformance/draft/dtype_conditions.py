@@ -16,15 +16,15 @@ import re
 from typing import Any
 
 from conformance.draft.context import Context, expressible
+from conformance.draft.dtype_phrasings import dtype_names
 from conformance.draft.sentence_limits import rx
 from conformance.draft.table_clauses import dtypes_per_product
-from conformance.draft.words import NAME
+from conformance.draft.words import DTYPE_SEP, DTYPES, NAME
 
-_DTYPE = r"(?:DT_)?[A-Za-z][A-Za-z0-9_]*"
 # "x的数据类型为INT32" / "x数据类型是float16" / "x的dtype为BF16" / "x为BFLOAT16" (the dtype's name says it)
 _CONDITION = rx(rf"^(?:输入|参数|输出)?\s*(?P<name>{NAME})\s*(?:的?\s*(?:数据类型|dtype))?\s*"
                 r"(?P<op>不为|不是|不等于|为|是|等于)\s*"
-                rf"(?P<values>{_DTYPE}(?:\s*(?:、|或者|或|/|,|，)\s*{_DTYPE})*)\s*(?:类型)?$")
+                rf"(?P<values>{DTYPES})\s*(?:类型)?$")
 _NEGATIONS = ("不为", "不是", "不等于")
 
 
@@ -36,12 +36,8 @@ def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
             or not expressible(m["name"]):
         return None
     name, negated = m["name"], m["op"] in _NEGATIONS
-    words = re.split(r"\s*(?:、|或者|或|/|,|，)\s*", m["values"])
-    dtypes = [ctx.vocab.dtype(re.sub(r"^DT_", "", w, flags=re.IGNORECASE)) for w in words]
-    if None in dtypes:
-        return None
-    values = list(dict.fromkeys(d for d in dtypes if d is not None))
-    if not _possible(ctx, name, values, negated):
+    values = dtype_names(ctx.vocab, re.split(DTYPE_SEP, m["values"]))
+    if values is None or not _possible(ctx, name, values, negated):
         return None
     test = (f"{name}.dtype {'!=' if negated else '=='} {values[0]!r}" if len(values) == 1
             else f"{name}.dtype {'not in' if negated else 'in'} {tuple(values)!r}")

@@ -39,6 +39,7 @@ from conformance.draft.dim_phrasings import (
     rank_part_limits,
     same_rank_limits,
 )
+from conformance.draft.dtype_phrasings import DTYPE_WITH, ONE_DTYPE, one_dtype_limits
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.numel_phrasings import (
     HALF_DIM,
@@ -145,6 +146,8 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(r"数据类型(?:和|或|、|与|以及)数据格式.{0,8}不(?:在|符合|满足|属于)|数据类型、数据格式"
                 r"(?:不在|不符合)"),
             ("数据类型", "数据格式", "支持"), "self和out的数据类型和数据格式不在支持的范围之内。"),
+    Pattern("one dtype", ("dtype_in",), ONE_DTYPE, ("数据类型", "不为", "类型"),
+            "indicesOut的数据类型不为INT64。", limits=one_dtype_limits),  # (table_clauses: as listed only)
     Pattern("dtype not supported", ("dtype_in",),
             rx(r"(?:数据类型|dtype).{0,10}不(?:在|属于|符合|满足)?.{0,6}(?:支持|允许)|不(?:在|属于|是)?(?:支持|允许)的"
                 r"(?:数据类型|dtype)|数据类型不是[A-Z]|数据类型非法|不支持.{0,12}数据类型"),
@@ -154,7 +157,7 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
     Pattern("dtypes differ", ("same_dtype",),
-            rx(rf"(?:数据类型|type).{{0,12}}{DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)"),
+            rx(rf"(?:数据类型|type).{{0,12}}{DIFFER}|数据类型不与.{{0,30}}(?:一致|相同)|{DTYPE_WITH}"),
             ("数据类型", "一致", "不同"), "self和other的数据类型不一致。",
             exclude=rx(r"推导|转换|取值")),
     Pattern("formats differ", ("same_format",), rx(rf"(?:数据格式|format).{{0,12}}{DIFFER}"),

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, source
+from conformance.draft.dtype_phrasings import dtype_names
 from conformance.draft.facts import ParamRow, Review, Sentence
 from conformance.draft.null_rows import all_but
 
@@ -106,6 +107,7 @@ def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
     (and a host scalar's row its own list)."""
     tensors = [*ctx.tensors, *ctx.of_kind("scalar")]
     guessed = [] if _per_product(ctx, tensors[0]) is not None else _guessed_first(ctx, review)
+    evidence = [e for e in evidence if _as_listed(ctx, e, tensors)]
     coded = _coded(ctx, evidence, tensors)
     groups: dict[tuple[Any, ...], list[str]] = {}
     for name in tensors:
@@ -127,6 +129,19 @@ def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
                         "per_product": {p: list(v) for p, v in table}, "on_violation": status,
                         "_evidence": readings})
     return guessed + clauses
+
+
+def _as_listed(ctx: Context, e: Evidence, tensors: list[str]) -> bool:
+    """Whether a reading naming dtypes ("indicesOut的数据类型不为INT64") names exactly those the table
+    lists for each tensor it names, on every product: the clause lists the table's (a reading
+    naming none, "self的数据类型不在支持的范围之内", says the table's list itself)."""
+    if "dtypes" not in e.limits:
+        return True
+    named = dtype_names(ctx.vocab, e.limits["dtypes"])
+    if named is None or not e.params or any(p not in tensors for p in e.params):
+        return False
+    tables = [_per_product(ctx, p) for p in e.params]
+    return all(t is not None and all(set(v) == set(named) for v in t.values()) for t in tables)
 
 
 def _again(ctx: Context, evidence: list[Evidence], names: list[str], status: str,

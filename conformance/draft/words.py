@@ -12,6 +12,11 @@ NAMES = rf"{NAME}(?:\s*(?:、|,|，|或者|或|和)\s*{NAME})*"
 WORD = r"[A-Za-z_][A-Za-z0-9_\-]*"
 #: A quoted string value (it may start with a digit: "16cast32").
 VALUE = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"
+#: A dtype as a sentence names it ("INT64", "int64", "DT_INT32", "FLOAT32"; the vocabulary says
+#: whether it knows it), and several joined as one list ("INT32或INT64", "FLOAT16、BFLOAT16").
+DTYPE = r"(?:DT_)?[A-Za-z][A-Za-z0-9_]*"
+DTYPE_SEP = r"\s*(?:、|或者|或|/|,|，)\s*"
+DTYPES = rf"{DTYPE}(?:{DTYPE_SEP}{DTYPE})*"
 #: Two properties differ: "不一致", "不相同", "不等" ("的shape不等于out的shape" too).
 DIFFER = r"(?:不一致|不同|不相同|不相等|不一样|不匹配|不等)"
 #: The quote characters the pages put around a string value ("…", “…”, '…', ‘…’).
