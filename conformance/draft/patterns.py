@@ -39,6 +39,14 @@ from conformance.draft.dim_phrasings import (
     rank_part_limits,
     same_rank_limits,
 )
+from conformance.draft.index_phrasings import (
+    DIM_SIZE,
+    OTHER_DIMS,
+    SIZE_BOUND,
+    dim_size_limits,
+    other_dims_limits,
+    size_bound_limits,
+)
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.numel_phrasings import (
     HALF_DIM,
@@ -225,6 +233,12 @@ PATTERNS: tuple[Pattern, ...] = (
             "source和index的元素数量不等。", limits=same_numel_limits),
     Pattern("half a dimension", ("numel_tie",), HALF_DIM, ("dim", "一半", "1/2"),
             "out在dim维的size不等于self在dim维size的1/2。", limits=half_limits),
+    Pattern("index dim size", ("index_tie",), DIM_SIZE, ("dim", "元素数量", "shape大小"),
+            "source在dim轴上的大小和index的元素数量不等。", limits=dim_size_limits),
+    Pattern("index other dims", ("index_tie",), OTHER_DIMS, ("dim", "其余维度", "非dim轴"),
+            "self和source除了在维度dim上，其余维度上存在shape值不相等。", limits=other_dims_limits),
+    Pattern("index size bound", ("index_tie",), SIZE_BOUND, ("size(d)", "每一个维度d", "d != dim"),
+            "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=size_bound_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
@@ -254,7 +268,9 @@ def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
-    if is_conditional(text) and not RANK_CONDITION.search(text) or ABSENT.search(text):
+    # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition)
+    if is_conditional(text) and not (RANK_CONDITION.search(text) or SIZE_BOUND.search(text)) \
+            or ABSENT.search(text):
         return None
     bare = unnamed(text, names)
     for p in PATTERNS:
