@@ -1,6 +1,7 @@
 """Error rows tying an index-style operator's shapes along its dim attribute (index_ties.py,
 index_draws.py, index_phrasings.py): the source's size at dim is the index's element count, the
-other dimensions agree, index's sizes are bounded (at every dimension, or at all but dim). The
+other dimensions agree, index's sizes are bounded (at every dimension, or at all but dim), out is
+self with dimension dim replaced by index's shape. The
 fixture pages (tests/fixtures/index_pages) are invented operators in the vendor's layout."""
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ OTHER = "self和source除了在维度dim上，其余维度上存在shape值不�
 SIZE = "source在dim轴上的大小和index的元素数量不等时"
 EVERY = "shape不符合限制：对于每一个维度d，有index.size(d) <= src.size(d)"
 BUT = "且d != dim时，index.size(d) <= self.size(d)"
+GATHER = "out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致"
 
 
 @pytest.mark.parametrize(("text", "pattern", "limits"), [
@@ -34,6 +36,7 @@ BUT = "且d != dim时，index.size(d) <= self.size(d)"
     (BUT, "index size bound", {"size_bound": ("index", "self", "dim")}),
     ("self、index的shape不符合以下限制： 对于每一个维度d，如果d != dim,有index.size(d)<= selfRef.size(d)"
      "的限制", "index size bound", {"size_bound": ("index", "selfRef", "dim")}),
+    (GATHER, "gather shape", {"gather_shape": ("out", "self", "dim", "index")}),
 ])
 def test_index_rows_are_read(text, pattern, limits):
     found = match(text, NAMES)
@@ -47,6 +50,7 @@ def test_index_rows_are_read(text, pattern, limits):
     "index的元素数量和index在dim轴上的大小不等",  # a tensor against itself
     "self和self除了在维度dim上，其余维度上存在shape值不相等",
     "当index为空时，source在dim轴上的大小和index的元素数量不等",  # a condition
+    "out的shape不满足除0维扩展为跟index的shape一样外，其他维长度与self相应维一致",  # no attribute named
 ])
 def test_other_sentences_are_not_these_rows(text):
     found = match(text, NAMES)
@@ -57,6 +61,12 @@ def test_other_sentences_are_not_these_rows(text):
 def fill():
     return draft_text((PAGES / "aclnnToyIndexFill.md").read_text(encoding="utf-8"),
                       "toy: aclnnToyIndexFill.md")
+
+
+@pytest.fixture(scope="module")
+def gather():
+    return draft_text((PAGES / "aclnnToyGatherRows.md").read_text(encoding="utf-8"),
+                      "toy: aclnnToyGatherRows.md")
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +126,27 @@ def test_the_split_scatter_row_becomes_two_clauses_and_counts_checkable(scatter)
     assert all(o.checkable for o in scatter.draft.outcomes)
 
 
-@pytest.mark.parametrize("page", ["fill", "scatter"])
+def test_the_gather_row_draws_index_apart_and_out_from_it(gather):
+    clauses = by_quote(gather.spec)
+    d = "dim % self.rank"
+    assert clauses[GATHER]["all"] == [
+        "self.rank == 0 or dim < -self.rank or dim >= self.rank or out.rank != self.rank + index.rank - 1 "
+        f"or out.shape == self.shape[:{d}] + index.shape + self.shape[{d} + 1:]"]
+    generate = gather.spec["generate"]
+    b = "dim % len(self_shape)"
+    # index's rank leaves out's (self's + index's - 1) within the table's 1-8
+    assert generate["draws"]["index_gather_shape"]["shape"]["rank"] == [1, "min(8, 9 - len(self_shape))"]
+    assert generate["draws"]["out_gather_shape"] == {
+        "expr": f"self_shape[:{b}] + index_gather_shape + self_shape[{b} + 1:]"}
+    assert clauses[GATHER]["break"] == {"out_gather_shape": {
+        "expr": f"self_shape[:{b}] + index_gather_shape[:-1] + [index_gather_shape[-1] + 1] + "
+                f"self_shape[{b} + 1:]"}}
+    # the rank row is still broken alone (it widens self and index, not out: the rank guard)
+    assert clauses["self、index的维数大于8"]["kind"] == "rank_in"
+    assert all(o.checkable for o in gather.draft.outcomes)
+
+
+@pytest.mark.parametrize("page", ["fill", "scatter", "gather"])
 def test_valid_cases_keep_the_ties_and_each_break_breaks_its_clause_alone(page, request, tmp_path):
     drafted = request.getfixturevalue(page)
     spec, vocab, specs, product, dtype = loaded_draft(drafted, tmp_path)
@@ -124,7 +154,7 @@ def test_valid_cases_keep_the_ties_and_each_break_breaks_its_clause_alone(page, 
     for ch in choosers:
         assert explain(build_case(spec, vocab, product, dtype, ch), specs).expected == "success"
     ties = [c["id"] for c in drafted.spec["constraints"] if "-INDEX" in c["id"]]
-    assert len(ties) == 2
+    assert len(ties) == (1 if page == "gather" else 2)
     for cid in ties:
         for ch in choosers:
             cases = broken_cases(spec, vocab, product, dtype, ch, cid)

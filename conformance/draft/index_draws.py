@@ -10,6 +10,9 @@
   (equal sizes keep every bound). The breaks: index one more at dim, which the every-dimension
   bound alone forbids; index and that tensor one more at another dimension, which only the
   but-dim bound forbids (rank 1, resp. 2, at least there).
+- gather shape: index drawn of its own (its ranks, as many as leave out's rank within its limit:
+  ``len(x) + len(index) - 1``), out derived (``x[:d] + index + x[d + 1:]``); the break: out's
+  last dimension of index one more.
 
 A tie that cannot be drawn so (a tensor sharing the other's shape by a same_shape row, a shape
 not drawn freely, dim not drawn over base's dimensions, ranks too low) is removed and its row
@@ -24,7 +27,7 @@ from typing import Any
 from conformance.draft.context import Clause, reading
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_ties import fresh, guessed, own
-from conformance.draft.shape_draws import Shapes
+from conformance.draft.shape_draws import Shapes, drop_unused
 
 Tie = tuple[str, str, str, "str | None"]
 Done = tuple[set[str], list[dict[str, Any]]]  # (names drawn from the rows, each tie's break)
@@ -35,7 +38,8 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     """The ties' draws (``draws`` and ``args`` gain them) and breaks; the names now drawn from the
     rows (no longer guesses). A group of ties that cannot be drawn is removed and reviewed."""
     tied: set[str] = set()
-    for forms, draw in ((("dim_size", "other_dims"), _gather), (("size_bound",), _bound)):
+    for forms, draw in ((("dim_size", "other_dims"), _gather), (("size_bound",), _bound),
+                        (("gather_shape",), _gathered)):
         group = [c for c in clauses_ if c.get("_index_tie", ("",))[0] in forms]
         if not group:
             continue
@@ -116,6 +120,38 @@ def _bound(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Ti
               else {**_ranked(draws, base, 2), **{names[n]: {"expr": _bumped(base, q)} for n in drawn}}
               for t in ties]
     return ({dim} if dim is not None else set()), breaks
+
+
+def _gathered(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Tie]) -> Done | None:
+    if len(ties) != 1:
+        return None
+    _, out, x, dim, index = ties[0]
+    base = args.get(x)
+    low_i, high_i, _, unknown_i = s.ranks(s.members(index))
+    low_o, high_o, _, unknown_o = s.ranks(s.members(out))
+    if not _shape(draws, base) or not _dim(draws, args, dim, base) or unknown_i or unknown_o:
+        return None
+    low, high = draws[base]["shape"]["rank"]
+    low = max(low, 1)
+    if any(t in s.members(x) or not own(s, args, t) for t in (out, index)) or out in s.members(index) \
+            or not 1 <= low_i <= min(high_i, high_o + 1 - high) or low + low_i - 1 < low_o:
+        return None  # (out's rank limits cannot hold for every rank of x; an index with no dimension)
+    _redraw(draws, dim, base)
+    draws[base]["shape"]["rank"] = [low, high]
+    s.ranges[base] = (low, s.ranges[base][1])
+    old = args[index]
+    idx, gathered = fresh(draws, f"{index}_gather_shape"), fresh(draws, f"{out}_gather_shape")
+    draws[idx] = {"shape": {"rank": [low_i, f"min({high_i}, {high_o + 1} - len({base}))"], "dims": [1, 4],
+                            "empty": s.empty(s.members(index)), "max_numel": 64}}
+    d = f"{dim} % len({base})"
+    draws[gathered] = {"expr": f"{base}[:{d}] + {idx} + {base}[{d} + 1:]"}
+    s.ranges[idx], s.ranges[gathered] = (low_i, high_i), (low_o, high_o)
+    for t, name in ((index, idx), (out, gathered)):
+        for m in s.members(t):
+            args[m] = name
+    drop_unused(draws, args, [], old)
+    wider = f"{base}[:{d}] + {idx}[:-1] + [{idx}[-1] + 1] + {base}[{d} + 1:]"
+    return {*s.members(index), *s.members(out), dim}, [{gathered: {"expr": wider}}]
 
 
 def _shape(draws: dict[str, Any], draw: Any) -> bool:

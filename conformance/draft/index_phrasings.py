@@ -10,7 +10,10 @@ without importing the drafting context.
 - size bound ("对于每一个维度d，有index.size(d) <= src.size(d)", "对于每一个维度d，如果d != dim，有
   index.size(d) <= self.size(d)的限制", and the second half of a row split at its "；": "且d != dim
   时，index.size(d) <= self.size(d)", whose d is the first half's "每一个维度d"): one tensor's size
-  at each dimension d (but dim) is at most the other's.
+  at each dimension d (but dim) is at most the other's;
+- gather shape ("out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致"): out's
+  shape is self's with dimension dim replaced by index's whole shape ("除0维…" names no attribute:
+  not read).
 """
 from __future__ import annotations
 
@@ -42,6 +45,9 @@ _BUT = r"d\s*!=\s*(?P<{}>" + NAME + ")"
 #: second half of a split row ("且d != dim时，…": its d is the first half's)
 SIZE_BOUND = rx(rf"{_LEAD}(?:对于每一个维度\s*d\s*[，,]\s*(?:如果\s*{_BUT.format('dim')}\s*[，,]\s*)?|"
                 rf"^且\s*{_BUT.format('but')}\s*时\s*[，,]\s*){_BOUND}")
+GATHER_SHAPE = rx(rf"^(?P<out>{NAME})\s*的\s*shape\s*不满足\s*除\s*(?P<dim>{NAME})\s*维\s*扩展为\s*"
+                  rf"(?:跟|与|和)\s*(?P<index>{NAME})\s*的\s*shape\s*一样\s*外\s*[，,]\s*其他维\s*(?:长度|大小)?\s*(?:与|和|跟)\s*"
+                  rf"(?P<x>{NAME})\s*的?\s*相应维\s*一致{_END}")
 # the gates (the limits read each form): a size at the dimension an attribute names, or at all others
 DIM_SIZE = rx(rf"{NAME}\s*(?:轴|维度|维)\s*上\s*的\s*{_SIZE}|维度\s*{NAME}\s*上\s*的\s*{_SIZE}")
 OTHER_DIMS = rx(r"其余维度上?\s*存在|非\s*[A-Za-z_]\w*\s*(?:轴|维度|维)\s*上")
@@ -71,3 +77,11 @@ def size_bound_limits(text: str) -> Limits | None:
     if m is None or m["a"] == m["b"]:
         return None
     return {"size_bound": (m["a"], m["b"], m["dim"] or m["but"])}
+
+
+def gather_shape_limits(text: str) -> Limits | None:
+    """{"gather_shape": (out, x, dim, index)}: out's shape is x's with dim replaced by index's."""
+    m = GATHER_SHAPE.search(text)
+    if m is None or len({m["out"], m["x"], m["index"], m["dim"]}) < 4:
+        return None
+    return {"gather_shape": (m["out"], m["x"], m["dim"], m["index"])}

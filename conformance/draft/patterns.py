@@ -41,9 +41,11 @@ from conformance.draft.dim_phrasings import (
 )
 from conformance.draft.index_phrasings import (
     DIM_SIZE,
+    GATHER_SHAPE,
     OTHER_DIMS,
     SIZE_BOUND,
     dim_size_limits,
+    gather_shape_limits,
     other_dims_limits,
     size_bound_limits,
 )
@@ -239,6 +241,9 @@ PATTERNS: tuple[Pattern, ...] = (
             "self和source除了在维度dim上，其余维度上存在shape值不相等。", limits=other_dims_limits),
     Pattern("index size bound", ("index_tie",), SIZE_BOUND, ("size(d)", "每一个维度d", "d != dim"),
             "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=size_bound_limits),
+    Pattern("gather shape", ("index_tie",), GATHER_SHAPE, ("扩展为", "相应维", "index的shape"),
+            "out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致。",
+            limits=gather_shape_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
