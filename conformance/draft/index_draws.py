@@ -29,7 +29,7 @@ from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_ties import fresh, guessed, own
 from conformance.draft.shape_draws import Shapes, drop_unused
 
-Tie = tuple[str, str, str, "str | None"]
+Tie = tuple[Any, ...]  # index_ties._tie: (form, tensor, tensor, dim[, index])
 Done = tuple[set[str], list[dict[str, Any]]]  # (names drawn from the rows, each tie's break)
 
 
@@ -38,8 +38,8 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     """The ties' draws (``draws`` and ``args`` gain them) and breaks; the names now drawn from the
     rows (no longer guesses). A group of ties that cannot be drawn is removed and reviewed."""
     tied: set[str] = set()
-    for forms, draw in ((("dim_size", "other_dims"), _gather), (("size_bound",), _bound),
-                        (("gather_shape",), _gathered)):
+    for forms, draw in ((("dim_size", "other_dims"), _source_along), (("size_bound",), _bound),
+                        (("gather_shape",), _gather_shape)):
         group = [c for c in clauses_ if c.get("_index_tie", ("",))[0] in forms]
         if not group:
             continue
@@ -56,7 +56,7 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     return tied
 
 
-def _gather(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Tie]) -> Done | None:
+def _source_along(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Tie]) -> Done | None:
     size = next((t for t in ties if t[0] == "dim_size"), None)
     other = next((t for t in ties if t[0] == "other_dims"), None)
     if len({t[3] for t in ties}) != 1 or len(ties) != (size is not None) + (other is not None):
@@ -122,7 +122,7 @@ def _bound(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Ti
     return ({dim} if dim is not None else set()), breaks
 
 
-def _gathered(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Tie]) -> Done | None:
+def _gather_shape(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Tie]) -> Done | None:
     if len(ties) != 1:
         return None
     _, out, x, dim, index = ties[0]

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from conformance.draft import index_phrasings as ix
 from conformance.draft.channel_phrasings import (
     CHANNEL,
     RANK_OR_CHANNEL,
@@ -38,16 +39,6 @@ from conformance.draft.dim_phrasings import (
     rank_compare_limits,
     rank_part_limits,
     same_rank_limits,
-)
-from conformance.draft.index_phrasings import (
-    DIM_SIZE,
-    GATHER_SHAPE,
-    OTHER_DIMS,
-    SIZE_BOUND,
-    dim_size_limits,
-    gather_shape_limits,
-    other_dims_limits,
-    size_bound_limits,
 )
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.numel_phrasings import (
@@ -235,15 +226,15 @@ PATTERNS: tuple[Pattern, ...] = (
             "source和index的元素数量不等。", limits=same_numel_limits),
     Pattern("half a dimension", ("numel_tie",), HALF_DIM, ("dim", "一半", "1/2"),
             "out在dim维的size不等于self在dim维size的1/2。", limits=half_limits),
-    Pattern("index dim size", ("index_tie",), DIM_SIZE, ("dim", "元素数量", "shape大小"),
-            "source在dim轴上的大小和index的元素数量不等。", limits=dim_size_limits),
-    Pattern("index other dims", ("index_tie",), OTHER_DIMS, ("dim", "其余维度", "非dim轴"),
-            "self和source除了在维度dim上，其余维度上存在shape值不相等。", limits=other_dims_limits),
-    Pattern("index size bound", ("index_tie",), SIZE_BOUND, ("size(d)", "每一个维度d", "d != dim"),
-            "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=size_bound_limits),
-    Pattern("gather shape", ("index_tie",), GATHER_SHAPE, ("扩展为", "相应维", "index的shape"),
+    Pattern("index dim size", ("index_tie",), ix.DIM_SIZE, ("dim", "元素数量", "shape大小"),
+            "source在dim轴上的大小和index的元素数量不等。", limits=ix.dim_size_limits),
+    Pattern("index other dims", ("index_tie",), ix.OTHER_DIMS, ("dim", "其余维度", "非dim轴"),
+            "self和source除了在维度dim上，其余维度上存在shape值不相等。", limits=ix.other_dims_limits),
+    Pattern("index size bound", ("index_tie",), ix.SIZE_BOUND, ("size(d)", "每一个维度d", "d != dim"),
+            "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=ix.size_bound_limits),
+    Pattern("gather shape", ("index_tie",), ix.GATHER_SHAPE, ("扩展为", "相应维", "index的shape"),
             "out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致。",
-            limits=gather_shape_limits),
+            limits=ix.gather_shape_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
@@ -274,7 +265,7 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition)
-    if is_conditional(text) and not (RANK_CONDITION.search(text) or SIZE_BOUND.search(text)) \
+    if is_conditional(text) and not (RANK_CONDITION.search(text) or ix.SIZE_BOUND.search(text)) \
             or ABSENT.search(text):
         return None
     bare = unnamed(text, names)
