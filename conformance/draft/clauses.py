@@ -22,6 +22,7 @@ from conformance.draft import (
     dim_ties,
     distinct_clauses,
     empty_dims,
+    index_ties,
     list_counts,
     list_sizes,
     merges,
@@ -168,6 +169,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
     built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
+    built += index_ties.clauses(ctx, ev.get(index_ties.KIND, []), null_ids)
     list_counts.require_counts(built)
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))

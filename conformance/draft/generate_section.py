@@ -20,6 +20,7 @@ from conformance.draft import (
     distinct_clauses,
     empty_breaks,
     empty_dims,
+    index_draws,
     list_counts,
     list_kinds,
     list_sizes,
@@ -118,6 +119,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     tied = norm_ties.resolve(s, draws, args, clauses, review, where)
     tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= index_draws.resolve(s, draws, args, clauses, review, where)
     s.guessed = [t for t in s.guessed if t not in tied]
     padded = pads.resolve(s, draws, args, clauses, review, _draw, where)
     guessed_attrs = [name for name in guessed_attrs if name not in tied and name not in padded]

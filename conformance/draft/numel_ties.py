@@ -103,7 +103,7 @@ def _free(s: Shapes, draws: dict[str, Any], draw: Any) -> bool:
     return shape is not None and shape.get("empty") == "none"
 
 
-def _own(s: Shapes, args: dict[str, Any], t: str) -> bool:
+def own(s: Shapes, args: dict[str, Any], t: str) -> bool:
     """Whether t's shape class is drawn as one draw (its members all read the same)."""
     return len({args.get(m) for m in s.members(t)}) == 1
 
@@ -111,13 +111,13 @@ def _own(s: Shapes, args: dict[str, Any], t: str) -> bool:
 def _draw_same(s: Shapes, draws: dict[str, Any], args: dict[str, Any], a: str,
                b: str) -> tuple[set[str], dict[str, Any]] | None:
     base = args.get(b)
-    if not _free(s, draws, base) or b in s.members(a) or not _own(s, args, a):
+    if not _free(s, draws, base) or b in s.members(a) or not own(s, args, a):
         return None
     low, high, _, unknown = s.ranks(s.members(a))
     lo_b, hi_b = s.ranges[base]
     if not unknown and not (low <= lo_b and hi_b <= high and (lo_b > 0 or low <= 1 <= high)):
         return None  # (a's own rank limits would not take b's shape, or the [2] a 0-d b breaks with)
-    name = _fresh(draws, f"{a}_numel_shape")
+    name = fresh(draws, f"{a}_numel_shape")
     draws[name] = {"expr": base}
     s.ranges[name] = s.ranges[base]
     for m in s.members(a):
@@ -129,11 +129,11 @@ def _draw_same(s: Shapes, draws: dict[str, Any], args: dict[str, Any], a: str,
 def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: tuple[str, ...],
                x: str, dim: str) -> tuple[set[str], dict[str, Any]] | None:
     base = args.get(x)
-    if not isinstance(base, str) or "shape" not in draws.get(base, {}) or not _own(s, args, x) \
+    if not isinstance(base, str) or "shape" not in draws.get(base, {}) or not own(s, args, x) \
             or args.get(dim) != dim or dim not in draws:
         return None
     classes = [s.members(t) for t in targets]
-    if any(x in m or not _own(s, args, m[0]) for m in classes) \
+    if any(x in m or not own(s, args, m[0]) for m in classes) \
             or len({s.rep(t) for t in targets}) != len(targets):
         return None  # (a target sharing x's shape, or drawn apart from its class)
     rank = draws[base]["shape"]["rank"]
@@ -142,12 +142,12 @@ def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: 
     if any(isinstance(d, dict) and any(base in str(v) for v in d.values())
            for n, d in draws.items() if n not in (base, dim)):
         return None  # (another draw reads x's shape: it would read the halved one)
-    if _guessed(draws[dim]):  # (any dimension of x, counted from the front as every page allows)
+    if guessed(draws[dim]):  # (any dimension of x, counted from the front as every page allows)
         draws[dim] = {"integers": [0, f"len({base}) - 1"]}
     draws[base]["shape"]["rank"] = [max(rank[0], 1), rank[1]]
     s.ranges[base] = (max(s.ranges[base][0], 1), s.ranges[base][1])
     d = f"{dim} % len({base})"
-    half, doubled = _fresh(draws, f"{x}_half_shape"), _fresh(draws, f"{x}_doubled_shape")
+    half, doubled = fresh(draws, f"{x}_half_shape"), fresh(draws, f"{x}_doubled_shape")
     draws[half] = {"expr": base}
     draws[doubled] = {"expr": f"{base}[:{d}] + [2 * {base}[{d}]] + {base}[{d} + 1:]"}
     s.ranges[half] = s.ranges[doubled] = s.ranges[base]
@@ -159,12 +159,13 @@ def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: 
     return {m for members in classes for m in members} | {dim}, step
 
 
-def _guessed(draw: dict[str, Any]) -> bool:
+def guessed(draw: dict[str, Any]) -> bool:
     """Whether an int's draw is the generate section's guess (whole-number bounds; the page's
     values are sampled, a dimension's bounds read the tensor's draw): only a guess is redrawn."""
     bounds = draw.get("integers")
     return isinstance(bounds, list) and all(isinstance(b, int) for b in bounds)
 
 
-def _fresh(draws: dict[str, Any], name: str) -> str:
+def fresh(draws: dict[str, Any], name: str) -> str:
+    """``name``, or the first of ``name_2``, ``name_3``, … no draw has yet."""
     return next(n for n in (name, *(f"{name}_{i}" for i in range(2, 99))) if n not in draws)

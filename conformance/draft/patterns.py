@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from conformance.draft import index_phrasings as ix
 from conformance.draft.channel_phrasings import (
     CHANNEL,
     RANK_OR_CHANNEL,
@@ -228,6 +229,15 @@ PATTERNS: tuple[Pattern, ...] = (
             "source和index的元素数量不等。", limits=same_numel_limits),
     Pattern("half a dimension", ("numel_tie",), HALF_DIM, ("dim", "一半", "1/2"),
             "out在dim维的size不等于self在dim维size的1/2。", limits=half_limits),
+    Pattern("index dim size", ("index_tie",), ix.DIM_SIZE, ("dim", "元素数量", "shape大小"),
+            "source在dim轴上的大小和index的元素数量不等。", limits=ix.dim_size_limits),
+    Pattern("index other dims", ("index_tie",), ix.OTHER_DIMS, ("dim", "其余维度", "非dim轴"),
+            "self和source除了在维度dim上，其余维度上存在shape值不相等。", limits=ix.other_dims_limits),
+    Pattern("index size bound", ("index_tie",), ix.SIZE_BOUND, ("size(d)", "每一个维度d", "d != dim"),
+            "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=ix.size_bound_limits),
+    Pattern("gather shape", ("index_tie",), ix.GATHER_SHAPE, ("扩展为", "相应维", "index的shape"),
+            "out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致。",
+            limits=ix.gather_shape_limits),
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
@@ -257,7 +267,9 @@ def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
-    if is_conditional(text) and not RANK_CONDITION.search(text) or ABSENT.search(text):
+    # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition)
+    if is_conditional(text) and not (RANK_CONDITION.search(text) or ix.SIZE_BOUND.search(text)) \
+            or ABSENT.search(text):
         return None
     bare = unnamed(text, names)
     for p in PATTERNS:
