@@ -39,6 +39,7 @@ from conformance.draft.dim_phrasings import (
     rank_part_limits,
     same_rank_limits,
 )
+from conformance.draft.matmul_phrasings import MATMUL, PRODUCT_SHAPE, matmul_limits, product_limits
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.numel_phrasings import (
     HALF_DIM,
@@ -209,6 +210,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
+    Pattern("matrix product", ("dim_tie",), MATMUL, ("相乘", "矩阵乘", "条件"), "mat1和mat2不满足相乘条件。",
+            limits=matmul_limits),
+    Pattern("matrix product shape", ("product_shape",), PRODUCT_SHAPE, ("@", "shape", "不一致"),
+            "out和mat1@mat2 shape不一致。", limits=product_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
             "self和out的shape超过8维，或者两者shape不一致。", limits=rank_part_limits(RANK_OR_SHAPE)),
     Pattern("rank or ranks differ", ("rank_in", "same_rank"), RANK_OR_RANKS, ("维度", "超过", "不一致"),
