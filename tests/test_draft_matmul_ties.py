@@ -2,7 +2,8 @@
 left matrix's last dimension tied to the right one's second last (dim_ties.py), only where the
 table fixes both as matrices (rank 2) and no parameter transposes them; the operands leave the
 uncoded broadcast relation the usage notes put them in. "out和mat1@mat2 shape不一致": out's shape
-is the product's (matmul_ties.py), out drawn as it. The fixture page
+is the product's (matmul_ties.py), out drawn as it, and a tensor whose note broadcasts it with the
+product drawn inside it. The fixture page
 (tests/fixtures/matmul_pages) is an invented operator in the vendor's layout."""
 from __future__ import annotations
 
@@ -91,6 +92,9 @@ def test_the_row_becomes_the_k_tie_and_the_operands_leave_the_broadcast_group(dr
     assert draws["rhs_tied_shape"] == {"expr": "rhs_shape[:-2] + [lhs_shape[-1]] + rhs_shape[-1:]"}
     assert draws["lhs_shape"]["shape"]["rank"] == [2, 2] and "full" not in draws
     assert not [c for c in drafted.spec["constraints"] if c["kind"] == "broadcastable"]
+    for note in ("需要与bias、rhs满足broadcast关系。", "需要与bias、lhs满足broadcast关系。"):  # (reviewed)
+        assert (by_quote(drafted.spec)[note]["kind"], by_quote(drafted.spec)[note]["closest"]) == (
+            "review", "cannot broadcast")
     assert all(o.checkable for o in drafted.draft.outcomes)
 
 
@@ -103,6 +107,10 @@ def test_the_product_row_draws_out_as_the_product(drafted):
     generate = drafted.spec["generate"]
     assert generate["draws"]["out_product_shape"] == {"expr": "lhs_shape[:-1] + rhs_tied_shape[-1:]"}
     assert generate["args"]["out"] == "out_product_shape" and "out_shape" not in generate["draws"]
+    # bias's note "需要与lhs@rhs满足broadcast关系" draws it inside the product (the note stays for review)
+    assert generate["draws"]["bias_broadcast_shape"] == {"sub_broadcast": "out_product_shape", "min_rank": 1}
+    assert generate["args"]["bias"] == "bias_broadcast_shape" and "bias_shape" not in generate["draws"]
+    assert by_quote(drafted.spec)["需要与lhs@rhs满足broadcast关系。"]["kind"] == "review"
 
 
 def test_valid_cases_multiply_and_the_break_breaks_the_tie_alone(drafted, tmp_path):
@@ -112,6 +120,8 @@ def test_valid_cases_multiply_and_the_break_breaks_the_tie_alone(drafted, tmp_pa
         lhs, rhs = case.args["lhs"].shape, case.args["rhs"].shape
         assert len(lhs) == len(rhs) == 2 and rhs[0] == lhs[1]
         assert case.args["out"].shape == (lhs[0], rhs[1])
+        bias = case.args["bias"].shape
+        assert all(d in (1, o) for d, o in zip(bias[::-1], (rhs[1], lhs[0]), strict=False))
         assert explain(case, specs).expected == "success"
     for row in (ROW, PRODUCT_ROW):
         tie = by_quote(drafted.spec)[row]["id"]

@@ -3,6 +3,8 @@ matrices that cannot be multiplied, and a tensor whose shape is not their produc
 the builders so patterns.py can read them without importing the drafting context."""
 from __future__ import annotations
 
+import re
+
 from conformance.draft.sentence_limits import Limits, rx
 from conformance.draft.words import DIFFER, NAME
 
@@ -33,3 +35,9 @@ def product_limits(text: str) -> Limits | None:
         return None
     x, a, b = m.groups()[:3] if m[1] else m.groups()[3:]
     return {"product": (x, a, b)}
+
+
+def broadcast_note(a: str, b: str) -> re.Pattern[str]:
+    """A usage note broadcasting its tensor with the product of ``a`` and ``b``: "需要与mat1@mat2满足
+    broadcast关系"."""
+    return rx(rf"(?:与|和)\s*{re.escape(a)}\s*@\s*{re.escape(b)}\s*(?:的\s*shape\s*)?满足\s*broadcast\s*关系")

@@ -12,6 +12,7 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Review, Sentence
+from conformance.draft.matmul_phrasings import broadcast_note
 from conformance.draft.shape_draws import Shapes, drop_unused
 
 KIND = "product_shape"
@@ -70,8 +71,30 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             args[t] = name
         c["break"] = {name: {"expr": f"{left}[:-1] + [{right}[-1] + 1]"}}
         drop_unused(draws, args, clauses_, base)
-        tied |= set(members)
+        tied |= set(members) | _broadcast_into(s, draws, args, clauses_, (x, a, b), name)
     return tied
+
+
+def _broadcast_into(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: list[Clause],
+                    product: tuple[str, str, str], drawn: str) -> set[str]:
+    """The tensors a usage note says broadcast with the product ("self: 需要与mat1@mat2满足broadcast关系")
+    drawn inside it (a sub_broadcast of its draw), where each is a free shape of its own class:
+    their valid cases were a guess beside it. The note itself stays for review (no clause)."""
+    _, a, b = product
+    note = broadcast_note(a, b)
+    moved = set()
+    for row in s.ctx.facts.params:
+        t, base = row.name, args.get(row.name)
+        if t in product or not any(note.search(u.text) for u in row.usage) or not _alone(s, draws, args, t):
+            continue
+        low = max(s.ranges.get(base, (0, 0))[0], 0)
+        name = f"{t}_broadcast_shape"
+        draws[name] = {"sub_broadcast": drawn, "min_rank": low}
+        s.ranges[name] = (low, 2)
+        args[t] = name
+        drop_unused(draws, args, clauses_, base)
+        moved.add(t)
+    return moved
 
 
 def _free(s: Shapes, draws: dict[str, Any], args: dict[str, Any], base: Any, members: list[str],
@@ -87,19 +110,35 @@ def _free(s: Shapes, draws: dict[str, Any], args: dict[str, Any], base: Any, mem
     return low <= 2 <= high
 
 
-def unbroadcast_operands(built: list[Clause]) -> list[Clause]:
+def _alone(s: Shapes, draws: dict[str, Any], args: dict[str, Any], t: str) -> bool:
+    """Whether tensor ``t`` has a free shape draw no other tensor uses."""
+    base = args.get(t)
+    return t in s.ctx.tensors and s.members(t) == [t] and isinstance(base, str) \
+        and "shape" in draws.get(base, {}) and not any(args.get(o) == base for o in s.ctx.tensors if o != t)
+
+
+def unbroadcast_operands(ctx: Context, built: list[Clause], review: Review) -> list[Clause]:
     """The clauses with the matrices of a matrix product out of the uncoded broadcast relations
     (dropped when one tensor is left): "mat1: 需要与self、mat2满足broadcast关系" beside "mat1和mat2不满足
     相乘条件" cannot mean elementwise broadcasting ([m, k] against [k, n]); drawn inside one broadcast
-    group the operands could not keep their k tie."""
+    group the operands could not keep their k tie. The notes such a relation quoted are reviewed."""
     operands = {t for c in built if "_dim_tie" in c and "matmul" in c["_evidence"][0].limits
                 for t in (c["_dim_tie"][0][0], c["_dim_tie"][0][2])}
     out = []
     for c in built:
         if c["kind"] == "broadcastable" and operands & set(c["params"]) \
                 and not str(c.get("on_violation")).startswith("ACLNN_"):
+            _review_notes(ctx, c, review)
             c = {**c, "params": [p for p in c["params"] if p not in operands]}
             if len(c["params"]) < 2:
                 continue
         out.append(c)
     return out
+
+
+def _review_notes(ctx: Context, clause: Clause, review: Review) -> None:
+    quoted = set(clause["source"]["quote"].split(" / "))
+    for row in ctx.facts.params:
+        for note in row.usage:
+            if note.text in quoted:
+                review(note, "cannot broadcast")
