@@ -44,7 +44,8 @@ def test_the_vague_phrasings_are_one_pattern(text, params):
 
 
 @pytest.mark.parametrize(("text", "found"), [
-    ("a、b的shape不满足乘法运算条件。", None),
+    # a matrix product: its k tie (built only where the table makes a and b matrices)
+    ("a、b的shape不满足乘法运算条件。", ("matrix product", ("a", "b"))),
     ("a的shape不满足(*1, M, *2)。", None),
     # a dimension's range: the dim_range pattern, which codes nothing without an int attribute
     ("a的shape某一维范围不满足要求。", ("dimension range", ("a",))),

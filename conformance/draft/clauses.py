@@ -25,6 +25,7 @@ from conformance.draft import (
     index_ties,
     list_counts,
     list_sizes,
+    matmul_ties,
     merges,
     norm_ties,
     numel_ties,
@@ -144,6 +145,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *array_ranks.array_ranks(ctx, ev.get("rank_in", []), null_ids),
             *dim_clauses.same_rank(ctx, ev.get("same_rank", [])),
             *dim_ties.clauses(ctx, ev.get("dim_tie", []), null_ids),
+            *matmul_ties.clauses(ctx, ev.get(matmul_ties.KIND, []), null_ids),
             *norm_ties.clauses(ctx, ev.get("norm_shape", []), equal, null_ids),
             *channel_ties.clauses(ctx, ev.get("channel", []), null_ids),
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
@@ -171,6 +173,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
     built += index_ties.clauses(ctx, ev.get(index_ties.KIND, []), null_ids)
     list_counts.require_counts(built)
+    built = matmul_ties.unbroadcast_operands(ctx, built, draft.review)
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)

@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Review, Sentence
+from conformance.draft.matmul_ties import matrices
 from conformance.draft.shape_draws import Shapes
 
 
@@ -28,6 +29,8 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         tensors = {tie[0], tie[2]}
         if not all(t in ctx.tensors and ctx.params[t]["kind"] == "tensor"
                    and not ctx.params[t].get("optional") for t in tensors) or not expressible(*tensors):
+            continue
+        if "matmul" in e.limits and not matrices(ctx, tensors):
             continue
         requires = [cid for cid, params in null_ids.items() if set(params) & tensors]
         out.append({"id": ctx.new_id("DIM"), "source": source([e.sentence]), "kind": "expr",

@@ -24,6 +24,7 @@ from conformance.draft import (
     list_counts,
     list_kinds,
     list_sizes,
+    matmul_ties,
     norm_ties,
     numel_ties,
     order_clauses,
@@ -116,7 +117,8 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, where)
-    tied = norm_ties.resolve(s, draws, args, clauses, review, where)
+    tied = matmul_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= norm_ties.resolve(s, draws, args, clauses, review, where)
     tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= index_draws.resolve(s, draws, args, clauses, review, where)

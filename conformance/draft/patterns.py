@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from conformance.draft import index_phrasings as ix
+from conformance.draft import numel_phrasings as numel
 from conformance.draft.channel_phrasings import (
     CHANNEL,
     RANK_OR_CHANNEL,
@@ -41,15 +42,8 @@ from conformance.draft.dim_phrasings import (
     same_rank_limits,
 )
 from conformance.draft.dtype_phrasings import DTYPE_WITH, ONE_DTYPE, one_dtype_limits
+from conformance.draft.matmul_phrasings import MATMUL, PRODUCT_SHAPE, matmul_limits, product_limits
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
-from conformance.draft.numel_phrasings import (
-    HALF_DIM,
-    ONE_ELEMENT,
-    SAME_NUMEL,
-    half_limits,
-    one_element_limits,
-    same_numel_limits,
-)
 from conformance.draft.phrasings import (
     DUPLICATES,
     ELEMENT_SIGN,
@@ -213,6 +207,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
+    Pattern("matrix product", ("dim_tie",), MATMUL, ("相乘", "矩阵乘", "条件"), "mat1和mat2不满足相乘条件。",
+            limits=matmul_limits),
+    Pattern("matrix product shape", ("product_shape",), PRODUCT_SHAPE, ("@", "shape", "不一致"),
+            "out和mat1@mat2 shape不一致。", limits=product_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
             "self和out的shape超过8维，或者两者shape不一致。", limits=rank_part_limits(RANK_OR_SHAPE)),
     Pattern("rank or ranks differ", ("rank_in", "same_rank"), RANK_OR_RANKS, ("维度", "超过", "不一致"),
@@ -225,10 +223,10 @@ PATTERNS: tuple[Pattern, ...] = (
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
     Pattern("lengths differ", ("same_length",), SAME_LENGTH, ("长度", "元素个数", "不一致"),
             "begin和end的长度不一致。"),
-    Pattern("same element count", ("numel_tie",), SAME_NUMEL, ("元素数量", "元素个数", "不等"),
-            "source和index的元素数量不等。", limits=same_numel_limits),
-    Pattern("half a dimension", ("numel_tie",), HALF_DIM, ("dim", "一半", "1/2"),
-            "out在dim维的size不等于self在dim维size的1/2。", limits=half_limits),
+    Pattern("same element count", ("numel_tie",), numel.SAME_NUMEL, ("元素数量", "元素个数", "不等"),
+            "source和index的元素数量不等。", limits=numel.same_numel_limits),
+    Pattern("half a dimension", ("numel_tie",), numel.HALF_DIM, ("dim", "一半", "1/2"),
+            "out在dim维的size不等于self在dim维size的1/2。", limits=numel.half_limits),
     Pattern("index dim size", ("index_tie",), ix.DIM_SIZE, ("dim", "元素数量", "shape大小"),
             "source在dim轴上的大小和index的元素数量不等。", limits=ix.dim_size_limits),
     Pattern("index other dims", ("index_tie",), ix.OTHER_DIMS, ("dim", "其余维度", "非dim轴"),
@@ -241,8 +239,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("length", ("length",), rx(f"{LENGTH.pattern}|{LENGTHS.pattern}"), ("长度", "size"),
             "padding的长度不等于6。",
             exclude=rx(r"维|shape|轴"), limits=length_limits),
-    Pattern("one element", ("length",), ONE_ELEMENT, ("shape size", "单元素", "不为1"),
-            "lr的shape size不为1。", limits=one_element_limits),
+    Pattern("one element", ("length",), numel.ONE_ELEMENT, ("shape size", "单元素", "不为1"),
+            "lr的shape size不为1。", limits=numel.one_element_limits),
     Pattern("length bound", ("length",), LENGTH_BOUND, ("长度", "个数", "超过"), "repeats的参数个数超过8。",
             limits=length_bound_limits),
     Pattern("value sign", ("sign",), SIGN, ("小于0", "小于等于0", "负"), "p小于0。",
