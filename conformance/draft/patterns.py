@@ -31,13 +31,21 @@ from conformance.draft.dim_phrasings import (
     SHAPE_WITH,
     VAGUE_SHAPE,
     ZERO_DIM,
-    dim_range_limits,
     dim_tie_limits,
     pad_limit_limits,
     pad_shape_limits,
     rank_compare_limits,
     rank_part_limits,
     same_rank_limits,
+)
+from conformance.draft.dim_range_phrasings import (
+    ABS_OR_RANK,
+    DOCUMENTED,
+    LETTER_RANGE,
+    RANGE_OR_REPEAT,
+    abs_or_rank_limits,
+    dim_range_limits,
+    letter_range_limits,
 )
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.numel_phrasings import (
@@ -175,6 +183,14 @@ PATTERNS: tuple[Pattern, ...] = (
             rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}|{NOT_IDENTICAL.pattern}|{SHAPE_WITH.pattern}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
             exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
+    Pattern("dimension range by letter", ("dim_range",), LETTER_RANGE, ("[-N", "N-1", "N表示"),
+            "dims超过[-N, N-1] (N表示self的维度)。", limits=letter_range_limits),
+    Pattern("dimension out of its range", ("dim_range",), DOCUMENTED, ("指定的维度", "合法范围"),
+            "dim指定的维度不在合法范围内。", limits=lambda text: {"documented": True}),
+    Pattern("dimension range or rank", ("dim_range", "rank_in"), ABS_OR_RANK, ("绝对值", "最大值", "维"),
+            "dim的绝对值超出self的dim最大值或超出8维。", limits=abs_or_rank_limits),
+    Pattern("dimension range or duplicates", ("dim_range", "distinct"), RANGE_OR_REPEAT, ("越界", "重复"),
+            "axes中有值的取值越界，不在[-x.dim(), x.dim()-1]，或表示的轴有重复。", limits=dim_range_limits),
     Pattern("dimension range", ("dim_range",),
             rx(r"(?:维度|维)\s*(?:数量|数|大小)?\s*(?:的|可选)?\s*(?:合法|有效|取值)?\s*范围|维度范围|\.dim\s*\(?|"
                 r"(?:超出|越界|不在).{0,8}维度|"
