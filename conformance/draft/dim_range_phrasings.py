@@ -48,8 +48,8 @@ def letter_is(letter: str, group: str) -> str:
 _RANK = r"\[\s*-\s*rank\s*[,，]"  # "[-rank, rank-1]": the "dimension range" row's own form
 # "dims超过[-N, N-1] (N表示self的维度)", "dim的取值越界不在[-dimNum, dimNum -1],dimNum为self的维度大小"
 # (the tensor said), "dim的取值不在 [-N, N-1]的范围中", "axis的取值不在[-x_rank, x_rank)范围内" (not said)
-LETTER_RANGE = rx(rf"{_SUBJECT}(?:的取值|的值)?\s*(?:越界)?\s*(?:不在|超过|超出)\s*(?!{_RANK}){letter_range('n')}\s*"
-                  r"(?:的|之间的)?\s*(?:范围)?\s*(?:中|内|之内|以内)?\s*"
+LETTER_RANGE = rx(rf"{_SUBJECT}(?:的取值|的值)?\s*(?:越界)?\s*(?:不在|超过|超出)\s*"
+                  rf"(?!{_RANK}){letter_range('n')}\s*(?:的|之间的)?\s*(?:范围)?\s*(?:中|内|之内|以内)?\s*"
                   rf"(?:[,，]?\s*[（(]?\s*{letter_is('(?P=n)', 't')}(?:大小|数量)?\s*[)）]?)?{_END}")
 
 
