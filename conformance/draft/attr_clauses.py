@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.dim_range_phrasings import letter_is, letter_range
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_phrasings import ELEMENTS
 from conformance.draft.string_values import StringValues, string_values
@@ -130,7 +131,7 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
         inputs = [t for t in tensors if ctx.params[t]["role"] == "input"]
         tensor = (named_tensors or inputs or [None])[0]
         if e.limits.get("documented"):  # "dim越界": the range its own row writes, or none
-            tensor = documented_dim(ctx, named_attrs[0]) if len(named_attrs) == len(e.params) == 1 else None
+            tensor = _documented(ctx, named_attrs, e.params)
         if len(named_attrs) == 1 and tensor is not None:
             found.setdefault((named_attrs[0], tensor), []).append(e)
     clauses = []
@@ -151,14 +152,23 @@ def dim_range(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[s
     return clauses
 
 
+def _documented(ctx: Context, attrs: list[str], params: tuple[str, ...]) -> str | None:
+    """The tensor the one attribute's own row ranges it over, where the sentence names nothing else
+    or that tensor ("dim的绝对值超出self的dim最大值" beside a row writing [-self.dim(), self.dim()))."""
+    others = set(params) - set(attrs)
+    if len(attrs) != 1 or len(others) > 1 or not others <= set(ctx.tensors):
+        return None
+    tensor = documented_dim(ctx, attrs[0])
+    return tensor if others <= {tensor} else None
+
+
 _DIM_RANGE = re.compile(rf"\[\s*-\s*({NAME})\.dim\(\)\s*[,，]\s*\1\.dim\(\)\s*"
                         r"(?:-\s*1\s*\]|\))")
 
 
-# "支持[-N, N-1]，…N为self的维度", "[-xDim, xDim - 1]（其中xDim指输入x的维度）": a name the sentence defines
-_LETTER_RANGE = re.compile(r"\[\s*-\s*([A-Za-z][A-Za-z0-9_]*)\s*[,，]\s*\1\s*-\s*1\s*\]")
-_LETTER_IS = (r"(?<![A-Za-z0-9_]){}\s*(?:为|表示|指)\s*(?:输入)?\s*(" + NAME + r")\s*的\s*"
-              r"(?:shape的)?\s*维(?:度|数)")
+# "支持[-N, N-1]，…N为self的维度", "[-xDim, xDim - 1]（其中xDim指输入x的维度）", "[-x_rank, x_rank)（x_rank
+# 表示x的shape维度）": a name the sentence defines
+_LETTER_RANGE = re.compile(letter_range("letter"))
 
 
 def documented_dim(ctx: Context, attr: str) -> str | None:
@@ -169,8 +179,8 @@ def documented_dim(ctx: Context, attr: str) -> str | None:
     for s in (row.description, *row.usage) if row is not None else ():
         m = _DIM_RANGE.search(s.text)
         letter = _LETTER_RANGE.search(s.text) if m is None else None
-        said = re.search(_LETTER_IS.format(letter[1]), s.text) if letter else None
-        tensor = m[1] if m else said[1] if said else None
+        said = re.search(letter_is(re.escape(letter["letter"]), "tensor"), s.text) if letter else None
+        tensor = m[1] if m else said["tensor"] if said else None
         if tensor in ctx.tensors:
             ctx.used.add(s)
             return tensor

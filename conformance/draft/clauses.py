@@ -23,6 +23,7 @@ from conformance.draft import (
     distinct_clauses,
     empty_dims,
     index_ties,
+    joined_parts,
     list_counts,
     list_sizes,
     matmul_ties,
@@ -41,11 +42,12 @@ from conformance.draft import (
 from conformance.draft.closest import closest
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
-from conformance.draft.patterns import match
+from conformance.draft.patterns import PATTERNS, match
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
+_JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)
     built = relations.break_free_last(built)
     ranks = merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built)))
-    return _value_dtypes(merges.tie_dtypes(ranks))
+    return joined_parts.link(_value_dtypes(merges.tie_dtypes(ranks)), _JOINED)
 
 
 def _value_dtypes(clauses: list[Clause]) -> list[Clause]:
@@ -216,9 +218,14 @@ def _coded(clauses: list[Clause]) -> bool:
 
 
 def recount(draft: Draft) -> None:
-    """Which sentences are still checkable after clauses were left out (emit.py)."""
+    """Which sentences are still checkable after clauses were left out (emit.py); a joined sentence
+    a part of which went (no other clause says that part) is left for review."""
     draft.outcomes = [replace(o, checkable=_coded(_encoding(draft, list(o.evidence))))
                       for o in draft.outcomes]
+    for i, o in enumerate(draft.outcomes):
+        if o.pattern in joined_parts.JOINED and not o.checkable and not o.reviewed:
+            draft.review(o.sentence, o.pattern)
+            draft.outcomes[i] = replace(o, reviewed=True)
 
 
 def _unused(draft: Draft) -> None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from conformance.draft.sentence_limits import IDENT, Limits, rank_limits, rx
-from conformance.draft.words import DIFFER, NAME
+from conformance.draft.words import DIFFER, NAME, OR
 
 _NAMES = (rf"[（(]?\s*{NAME}(?:\s*(?:、|,|，|和|与|或|以及)\s*{NAME})+"
           r"\s*[)）]?")
@@ -29,10 +29,9 @@ ZERO_DIM = rx(rf"^(?:传入的|输入的?)?\s*(?:{_NAMES}|{NAME})\s*(?:的|中)?
 # "self和out的shape超过8维，或者两者shape不一致", "input和output的shape不一致，或者shape的维度大于8维或者
 # 小于2维": a rank limit and equal shapes (rank_in and same_shape clauses); "input、angle、out维度超过
 # 8维或不一致": a rank limit and one rank (rank_in, and rank_in marked same)
-_OR = r"\s*[，,]?\s*(?:或者|或)\s*"
-RANK_OR_SHAPE = rx(rf"^{_NAMES}\s*的\s*shape\s*(?P<a>[^，,]*维){_OR}(?:两者|二者)?\s*(?:的)?\s*shape\s*"
-                   rf"{DIFFER}{_END}|^{_NAMES}\s*的\s*shape\s*{DIFFER}{_OR}shape的(?P<b>维度[^，,]*){_END}")
-RANK_OR_RANKS = rx(rf"^{_NAMES}\s*的?\s*(?P<a>{_RANK_WORD}\s*(?:超过|大于)\s*\d+\s*维?){_OR}{DIFFER}{_END}")
+RANK_OR_SHAPE = rx(rf"^{_NAMES}\s*的\s*shape\s*(?P<a>[^，,]*维){OR}(?:两者|二者)?\s*(?:的)?\s*shape\s*"
+                   rf"{DIFFER}{_END}|^{_NAMES}\s*的\s*shape\s*{DIFFER}{OR}shape的(?P<b>维度[^，,]*){_END}")
+RANK_OR_RANKS = rx(rf"^{_NAMES}\s*的?\s*(?P<a>{_RANK_WORD}\s*(?:超过|大于)\s*\d+\s*维?){OR}{DIFFER}{_END}")
 
 
 def rank_part_limits(regex: re.Pattern[str]) -> Callable[[str], Limits | None]:
@@ -104,23 +103,6 @@ NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和与
 # gap "shapes differ" allows (the whole sentence)
 SHAPE_WITH = rx(rf"^{NAME}\s*的?\s*shape\s*(?:与|和|跟)\s*"
                  rf"(?:输入的?)?{NAME}\s*(?:的\s*shape)?\s*(?:不一致|不相同|不同)\s*。?$")
-
-
-# The dimension ranges a "dimension range" row may write out: [-r, r-1] as "[-x.dim(), x.dim()-1]"
-# (or "[-x.dim，x.dim-1]"),
-# "[-x.dim(), x.dim())", "[-x的维度数量, x的维度数量-1]" or "[-rank, rank-1]" (and "[-1, 0]" for a
-# 0-d tensor, as max(rank, 1) gives). A sentence writing any other range that starts "[-"
-# ("[-self.dim()-1, self.dim()]": an inserted dimension) is not that row.
-_DIM_FORMS = re.compile(
-    rf"\[\s*-\s*({NAME})\.dim(?:\(\))?\s*[,，]\s*\1\.dim(?:\(\))?\s*(?:-\s*1\s*\]|\))|"
-    rf"\[\s*-\s*({NAME})\s*的\s*(维度数量|维度数|维数)\s*[,，]\s*\2\s*的\s*\3\s*-\s*1\s*\]|"
-    r"\[\s*-\s*rank\s*[,，]\s*rank\s*-\s*1\s*\]|\[\s*-\s*1\s*[,，]\s*0\s*\]")
-
-
-def dim_range_limits(text: str) -> Limits | None:
-    """{} when every range ``text`` writes from "[-" is [-r, r-1]; None (not this row) otherwise."""
-    starts = [m.start() for m in re.finditer(r"\[\s*-", text)]
-    return None if any(_DIM_FORMS.match(text, i) is None for i in starts) else {}
 
 
 # Pad operators' rows (pads.py builds their clauses; the padding row must say which dims its pairs

@@ -16,15 +16,17 @@ from conformance.draft.value_rows import array_clause
 
 
 def distinct(ctx: Context, evidence: list[Evidence], built: list[Clause]) -> list[Clause]:
-    """One clause per array a duplicates sentence names alone."""
+    """One clause per array a duplicates sentence names alone (or beside the tensor it indexes:
+    "axes中有值…不在[-self.dim(), self.dim()-1]，或表示的轴有重复")."""
     axes_of = {c["_dim"][0]: c["_dim"][1] for c in built if "_dim" in c}
     clauses = []
     for e in evidence:
-        if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array"):
+        arrays = [p for p in e.params if p in ctx.of_kind("int_array")]
+        if len(arrays) != 1:
             continue
-        attr = e.params[0]
+        attr = arrays[0]
         tensor = axes_of.get(attr) or documented_dim(ctx, attr)
-        if tensor is None or not expressible(attr, tensor):
+        if tensor is None or not expressible(attr, tensor) or not set(e.params) <= {attr, tensor}:
             continue
         text = f"len(distinct({attr}, max({tensor}.rank, 1))) == len({attr})"
         clauses.append(array_clause(ctx, e, attr, text, _axes=(attr, tensor),

@@ -72,10 +72,11 @@ NOT_EMPTY = rx(rf"^(?:传入的|输入的?)?\s*{NAMES}\s*(?:是|为)\s*{_EMPTY}$
                  rf"^不支持\s*(?:传入)?\s*{_EMPTY}\s*(?:场景|输入|的?输入或输出)?$|^传入\s*{_EMPTY}\s*场景$")
 
 
-# "dim不在指定的取值范围内", "dim越界", "dim的取值越界", "dim超出范围": an attribute out of its range,
-# read as a dimension range only where its own row writes [-x.dim(), x.dim()-1] (attr_clauses)
+# "dim不在指定的取值范围内", "dim越界", "dim的取值越界", "dim超出范围", "dim不在合法范围内": an attribute
+# out of its range, read as a dimension range only where its own row writes [-x.dim(), x.dim()-1]
+# (attr_clauses)
 OUT_OF_RANGE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:的取值|的值)?\s*"
-                   r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?)时?$")
+                   r"(?:越界|超出范围|不在(?:指定的|有效的?|支持的)?取值范围内?|不在合法的?(?:取值)?范围内?)时?$")
 
 
 # "quantMode的值不是"static"或"dynamic"", "传入的fusedOpType不属于""、"add"以及"relu"中的一种",

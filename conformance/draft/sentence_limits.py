@@ -26,11 +26,13 @@ def rx(text: str) -> re.Pattern[str]:
 IDENT = re.compile(NAME)
 _GLUED = re.compile(r"(?<=[A-Za-z0-9])(?=broadcast)")
 _SHAPE_DIM = re.compile(r"shape\s*dim(?![A-Za-z0-9_])")
+_DIM_CALL = re.compile(r"\.dim(?:\(\))?(?![A-Za-z0-9_])")
 
 
 def split_glued(text: str) -> str:
-    # "otherbroadcast后" names other; "的shape dim大于8" names no parameter dim
-    return _SHAPE_DIM.sub("shape维", _GLUED.sub(" ", text))
+    # "otherbroadcast后" names other; "的shape dim大于8" and "[-self.dim(), self.dim()-1]" name no
+    # parameter dim (the rank of the tensor before the dot)
+    return _DIM_CALL.sub("的维度数", _SHAPE_DIM.sub("shape维", _GLUED.sub(" ", text)))
 
 
 _NOT_RANK = rx(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|size|元素|"

@@ -24,3 +24,5 @@ QUOTES = "\"“”'‘’"
 QUOTE = rf"[{QUOTES}]"
 #: A value in quotes, or empty quotes ('""': no value, a value of its own).
 QUOTED_VALUE = rf"{QUOTE}\s*(?:{VALUE})?\s*{QUOTE}"
+#: Two conditions joined in one sentence: "…，或…", "…或者…".
+OR = r"\s*[，,]?\s*(?:或者|或)\s*"
