@@ -129,3 +129,17 @@ def test_a_joined_row_whose_distinct_part_cannot_break_alone_is_reviewed():
     assert (outcome.checkable, outcome.reviewed) == (False, True)
     kinds = sorted(c["kind"] for c in d.spec["constraints"] if c["source"]["quote"] == REPEAT)
     assert kinds == ["expr", "review"]
+
+
+@pytest.mark.parametrize(("self_formats", "outcome"), [("ND", (True, False)),
+                                                       ("见约束说明", (False, True))])
+def test_a_dtype_and_format_row_is_checkable_only_with_both_parts(self_formats, outcome):
+    """"self的数据类型和数据格式不在支持的范围之内" says the code for a dtype and for a format: with no
+    format read for self (a cell pointing elsewhere), the dtype clause alone is not the sentence."""
+    row = "self的数据类型和数据格式不在支持的范围之内。"
+    text = TEXT.replace("<td>self和out的shape不一致。</td>", f"<td>{row}</td>")
+    head, rest = text.split("<td>self(aclTensor*)</td>", 1)
+    text = head + "<td>self(aclTensor*)</td>" + rest.replace("<td>ND</td>", f"<td>{self_formats}</td>", 1)
+    d = draft_text(text, "toy: aclnnToyAxes.md")
+    found = next(o for o in d.draft.outcomes if o.sentence.text == row.rstrip("。"))
+    assert (found.checkable, found.reviewed) == outcome

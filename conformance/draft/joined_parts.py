@@ -1,5 +1,6 @@
 """A sentence joining two conditions with 或 ("dim的绝对值超出self的dim最大值或超出8维", "axes中有值…越界，
-…，或表示的轴有重复") says the row's code for each: it is checkable only where every part became a
+…，或表示的轴有重复", "self的数据类型和数据格式不在支持的范围之内", "x、y维度超过8维或不一致") says the row's
+code for each: it is checkable only where every part became a
 clause. Each clause encoding one part counts for the sentence only beside the others' clauses (the
 ``_with`` ids clauses.py checks, so a part left out later, as untestable, takes the sentence along);
 a part no clause encodes leaves none counting."""
@@ -8,7 +9,8 @@ from __future__ import annotations
 from conformance.draft.context import Clause, Evidence
 
 #: The patterns whose sentences join their clause kinds with 或 (patterns.py), each kind a part.
-JOINED = frozenset({"dimension range or rank", "dimension range or duplicates"})
+JOINED = frozenset({"dimension range or rank", "dimension range or duplicates", "rank or shapes differ",
+                    "rank or ranks differ", "dtype and format not supported", "dtype promotion or cast"})
 _NONE = "(a part no clause encodes)"
 
 
