@@ -86,3 +86,48 @@ def test_a_part_no_clause_can_say_leaves_the_row_for_review():
     d = draft_spec(toy_outer("a的维度不为2，k的维度不为1"), load_vocabulary(specs_dir() / VOCABULARY_FILE),
                    "toy: x.md")  # k is an int: no rank of its own
     assert [(o.checkable, o.reviewed) for o in d.draft.outcomes if o.row == 1] == [(False, True)]
+
+
+@pytest.mark.parametrize(("text", "params", "limits"), [
+    ("a或w的维度大小不等于3", ("a", "w"), {"ranks": [3]}),  # a whole sentence: their number of dims
+    ("a或w的ViewShape的维度大小不等于3", ("a", "w"), {"ranks": [3]}),
+    ("a和t的维度大小超过8", ("a", "t"), {"max": 8}),
+])
+def test_a_whole_size_of_dims_row_is_a_rank(text, params, limits):
+    m = match(text, NAMES)
+    assert m is not None and (m.pattern, m.params, m.limits) == ("rank", params, limits)
+
+
+@pytest.mark.parametrize("text", ["a的维度大小不等于w的维度大小", "a的第1维度大小不等于3"])
+def test_a_dim_size_is_no_rank(text):
+    assert match(text, NAMES) is None
+
+
+def toy_perm(row: str) -> PageFacts:
+    """aclnnToyPerm(a, w, perm, out): perm an int array; one rank row as given (161002)."""
+    names = ("a", "w", "perm", "out")
+    ctypes = {"perm": "aclIntArray*"}
+    proto = tuple(PrototypeParam(n, ctypes.get(n, "aclTensor*"), const=n != "out", optional=False)
+                  for n in names)
+    params = (param("a", 1, dtypes=("FLOAT",), rank=(3, 3)), param("w", 2, dtypes=("FLOAT",), rank=(3, 3)),
+              param("perm", 3, rank=None),
+              param("out", 4, direction="output", dtypes=("FLOAT",), rank=(3, 3)))
+    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的a、w、perm或out是空指针。", 1),
+              error("ACLNN_ERR_PARAM_INVALID", 161002, row, 2))
+    return PageFacts("aclnnToyPerm", "toy/docs/aclnnToyPerm.md", PRODUCTS[:1], proto, params, errors,
+                     deterministic=None)
+
+
+def test_tensors_ranks_and_an_arrays_length_in_one_size_of_dims_row():
+    d = draft_spec(toy_perm("a、w、perm的维度大小不等于3"), load_vocabulary(specs_dir() / VOCABULARY_FILE),
+                   "toy: x.md")
+    coded = [(c["kind"], c.get("params"), c.get("ranks"), c.get("all")) for c in d.spec["constraints"]
+             if c.get("on_violation") == "ACLNN_ERR_PARAM_INVALID"]
+    assert ("rank_in", ["a", "w"], [3], None) in coded and ("expr", None, None, ["len(perm) in [3]"]) in coded
+    assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [True]
+
+
+def test_a_table_rank_row_naming_an_array_is_not_encoded_whole():
+    vocab = load_vocabulary(specs_dir() / VOCABULARY_FILE)
+    d = draft_spec(toy_perm("传入的a、w或perm维度不在支持范围内"), vocab, "toy: x.md")  # no length of perm
+    assert [(o.checkable, o.reviewed) for o in d.draft.outcomes if o.row == 1] == [(False, True)]
