@@ -126,8 +126,3 @@ def test_tensors_ranks_and_an_arrays_length_in_one_size_of_dims_row():
     assert ("rank_in", ["a", "w"], [3], None) in coded and ("expr", None, None, ["len(perm) in [3]"]) in coded
     assert [o.checkable for o in d.draft.outcomes if o.row == 1] == [True]
 
-
-def test_a_table_rank_row_naming_an_array_is_not_encoded_whole():
-    vocab = load_vocabulary(specs_dir() / VOCABULARY_FILE)
-    d = draft_spec(toy_perm("传入的a、w或perm维度不在支持范围内"), vocab, "toy: x.md")  # no length of perm
-    assert [(o.checkable, o.reviewed) for o in d.draft.outcomes if o.row == 1] == [(False, True)]

@@ -47,11 +47,3 @@ def _bounds(limits: dict[str, object]) -> tuple[str, int, int] | None:
     if isinstance(high, int) and low is None:
         return f"len({{a}}) <= {high}", min(high, 1), high + 1
     return None
-
-
-def unsaid(ctx: Context, e: Evidence) -> bool:
-    """A rank row read against the table ("传入的gradOutput、self、kernelSize或stride维度不在支持范围内")
-    naming an int array: the table's rank cells give no array's length, so the row is not encoded
-    whole (the tensors' clauses say only part of it)."""
-    return e.kind == "rank_in" and bool(e.limits.get("table")) \
-        and any(p in ctx.of_kind("int_array") for p in e.params)

@@ -221,8 +221,6 @@ def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
 def _groups(draft: Draft, evidence: list[Evidence]) -> list[list[Clause]]:
     """The clauses encoding a sentence: one group, or one per part of a sentence stating several
     tensors' ranks (rank_parts.py), each of which must be encoded."""
-    if any(array_ranks.unsaid(draft.ctx, e) for e in evidence):
-        return [[]]
     parts = [e for e in evidence if "part" in e.limits]
     return [_encoding(draft, [e]) for e in parts] if parts else [_encoding(draft, evidence)]
 
