@@ -1,7 +1,8 @@
 """Error rows about tensors' dimensions beyond one rank limit (conformance/draft/dim_clauses.py):
 tensors sharing one rank ("self、index的维度数不一致": a rank_in clause marked ``same``), a zero-sized
 dimension ("任意一个维度等于0": the empty-tensor clause), and the rank sentences the rank pattern
-must not read (two rules on different tensors, a named dimension "K维度"). Invented operators."""
+must not read (a named dimension "K维度", a relation; two rules on different tensors: the parts
+pattern's, test_draft_rank_parts.py). Invented operators."""
 from __future__ import annotations
 
 import pytest
@@ -54,9 +55,6 @@ def test_zero_dimension_is_an_empty_tensor(text: str, params: tuple[str, ...]) -
 
 @pytest.mark.parametrize("text", [
     "x1、x2的K维度为0",  # a named dimension's size, no rank
-    "mu维度小于2或者大于8，sigma维度不为1",  # two tensors, two rank rules
-    "w的维度不为4或v的维度非1",
-    "p的dim不为2、q的dim超出8维",
     "w的维度和x1的需要作norm的维度不相同",
     "self的维度大于8或不一致",
 ])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from conformance.draft import (
     array_ranks,
@@ -42,7 +43,7 @@ from conformance.draft import (
 from conformance.draft.closest import closest
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
-from conformance.draft.patterns import PATTERNS, match
+from conformance.draft.patterns import PATTERNS, Match, match
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
@@ -114,8 +115,8 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
         elif status not in vocab.status_codes:
             unknown_status.add(status)
             status = "unspecified"
-        mine = [Evidence(k, found.pattern, found.params, status, sentence, found.limits, row)
-                for k in found.kinds] if found else []
+        mine = [Evidence(k, found.pattern, params, status, sentence, limits, row)
+                for k in found.kinds for params, limits in _readings(found)] if found else []
         for e in mine:
             evidence.setdefault(e.kind, []).append(e)
         read.append((row, sentence, found.pattern if found else None, mine))
@@ -126,6 +127,15 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
         draft.review(Sentence(f"{status}: {first.text}", first.where), "status code")
     _unused(draft)
     return draft
+
+
+def _readings(found: Match) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """(params, limits) of each rule a sentence states: one, or each part of a row stating several
+    tensors' ranks (rank_parts.py), marked with its place among them."""
+    if "parts" not in found.limits:
+        return [(found.params, found.limits)]
+    parts = found.limits["parts"]
+    return [(tuple(params), {**limits, "part": i}) for i, (params, limits) in enumerate(parts)]
 
 
 def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Clause]:
@@ -195,14 +205,16 @@ def _value_dtypes(clauses: list[Clause]) -> list[Clause]:
 
 
 def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evidence]]]) -> None:
-    """Which sentences a coded clause encodes; the others (bar a platform row) are reviewed."""
+    """Which sentences a coded clause encodes; the others (bar a platform row) are reviewed, and so
+    is a sentence of several parts one of which no clause says."""
     for row, sentence, pattern, mine in read:
-        clauses = _encoding(draft, mine)
+        groups = _groups(draft, mine)
         platform = pattern is not None and not mine  # read: the product-support section says it
-        reviewed = not clauses and not platform
+        reviewed = not all(groups) and not platform
         if reviewed:
             draft.review(sentence, pattern or closest(sentence.text))
-        draft.outcomes.append(RowOutcome(row, sentence, pattern, _coded(clauses), reviewed, tuple(mine)))
+        checkable = all(_coded(g) for g in groups)
+        draft.outcomes.append(RowOutcome(row, sentence, pattern, checkable, reviewed, tuple(mine)))
 
 
 def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
@@ -213,6 +225,13 @@ def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
                    for e in c.get("_evidence", []))]
 
 
+def _groups(draft: Draft, evidence: list[Evidence]) -> list[list[Clause]]:
+    """The clauses encoding a sentence: one group, or one per part of a sentence stating several
+    tensors' ranks (rank_parts.py), each of which must be encoded."""
+    parts = [e for e in evidence if "part" in e.limits]
+    return [_encoding(draft, [e]) for e in parts] if parts else [_encoding(draft, evidence)]
+
+
 def _coded(clauses: list[Clause]) -> bool:
     return any(str(c.get("on_violation", "")).startswith("ACLNN_") for c in clauses)
 
@@ -220,7 +239,7 @@ def _coded(clauses: list[Clause]) -> bool:
 def recount(draft: Draft) -> None:
     """Which sentences are still checkable after clauses were left out (emit.py); a joined sentence
     a part of which went (no other clause says that part) is left for review."""
-    draft.outcomes = [replace(o, checkable=_coded(_encoding(draft, list(o.evidence))))
+    draft.outcomes = [replace(o, checkable=all(_coded(g) for g in _groups(draft, list(o.evidence))))
                       for o in draft.outcomes]
     for i, o in enumerate(draft.outcomes):
         if o.pattern in joined_parts.JOINED and not o.checkable and not o.reviewed:

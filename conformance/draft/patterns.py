@@ -51,6 +51,7 @@ from conformance.draft.promotion_phrasings import (
     PROMOTE_OR_CAST,
     promote_or_cast_limits,
 )
+from conformance.draft.rank_parts import name_parts, rank_parts_limits, spoken_rank
 from conformance.draft.sentence_limits import (
     CAST,
     LENGTH,
@@ -207,6 +208,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "self、index的维度数不一致。", limits=same_rank_limits),
     Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
             "（x1、gamma）的任意一个维度等于0。"),
+    Pattern("ranks of several tensors", ("rank_in",), rx(r"维"), ("维度", "不为", "，"),
+            "vec1和vec2维度不为1，self维度超过2。", limits=rank_parts_limits),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
             ("维", "超过", "大于", "8"), "self的维度超过8维。", limits=rank_limits),
     Pattern("lengths differ", ("same_length",), ph.SAME_LENGTH, ("长度", "元素个数", "不一致"),
@@ -253,6 +256,7 @@ def match(text: str, names: Collection[str]) -> Match | None:
     """The first pattern reading ``text``; None for a conditional sentence or one none reads."""
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
+    text = spoken_rank(text)  # "self的dim不为3" reads as "self的维度不为3"
     # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition)
     if is_conditional(text) and not (RANK_CONDITION.search(text) or ix.SIZE_BOUND.search(text)) \
             or ABSENT.search(text):
@@ -262,6 +266,8 @@ def match(text: str, names: Collection[str]) -> Match | None:
         if not p.regex.search(text) or (p.exclude is not None and p.exclude.search(bare)):
             continue
         limits = p.limits(text)
+        if limits is not None and "parts" in limits:
+            limits = name_parts(limits, names)  # (each part its own tensors)
         if limits is None:
             continue
         params = named(text, names)

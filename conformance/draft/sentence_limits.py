@@ -35,8 +35,9 @@ def split_glued(text: str) -> str:
     return _DIM_CALL.sub("的维度数", _SHAPE_DIM.sub("shape维", _GLUED.sub(" ", text)))
 
 
-_NOT_RANK = rx(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|size|元素|"
-               r"不相同|不一致|不匹配|norm的维度|绝对值|维度shape")
+# ("size" a word of its own: "outputSize的维度不等于2" names a parameter)
+_NOT_RANK = rx(r"某一?维|第.{1,4}维|最后.{0,3}维|后.{1,3}个?维|维度大小|维的大小|维度上|轴|"
+               r"(?<![A-Za-z])size|元素|不相同|不一致|不匹配|norm的维度|绝对值|维度shape")
 _NAMED_DIM = re.compile(r"(?<![A-Za-z0-9_])[A-Z]{1,2}\s*维")  # "K维度为0", "NC维度": a dimension, no rank
 # "input维度小于2或者大于8，mean和invstd维度不为1", "x的维度不为4或gamma/beta的维度非1": two rules on
 # different tensors, each rank its own (one clause would put every named tensor under the first)
@@ -45,6 +46,8 @@ _RANK_STATEMENT = rx(r"(?:维度|维数|维|shape|dim)\s*(?:数量|数)?\s*"
 _RANK_MAX = rx(r"(?:超过|大于|超出|多于|高于)了?\s*(\d+)\s*(?:维|D\b)|"
                 r"(?:维度|维数|维度数|维度数量|维|shape\s*dim)\s*(?:超过|大于|超出|多于)了?\s*(\d+)")
 _RANK_ZERO = rx(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0维")
+# "input维度小于2或者大于8", "input的维度小于2或大于8": both bounds, the upper one with no 维 after it
+_RANK_EITHER = rx(r"(?:维度|维数)\s*小于\s*(\d+)\s*维?\s*(?:或者|或)\s*(?:大于|超过)\s*(\d+)(?!\d)")
 _RANK_MIN = rx(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数)\s*(?:小于|少于)\s*(\d+)")
 # "selfRef的维度小于等于1", "x的维度大于等于9": the bound itself refused too
 _RANK_MIN_EQ = rx(r"(?:维度|维数)\s*小于等于\s*(\d+)(?!\d)|小于等于\s*(\d+)\s*维")
@@ -52,7 +55,9 @@ _RANK_MAX_EQ = rx(r"(?:维度|维数)\s*大于等于\s*(\d+)(?!\d)|大于等于\
 _BOUND_WORD = re.compile(r"大于|小于|超过|超出|少于|多于|高于|低于")
 _RANK_RANGE = rx(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
 # "不是3维且不是4维": neither, so either is allowed
-_RANK_SET = rx(r"不(?:是|为|等于)\s*((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，|且不是|且不为)?\s*)+)")
+# "target非3维tensor", "gamma/beta的维度非1": 非 the same word
+_RANK_SET = rx(r"(?:不(?:是|为|等于)|非)\s*"
+               r"((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，|且不是|且不为)?\s*)+)")
 RANK_TABLE = rx(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度|"
                  r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)")  # as the hand specs read it
 
@@ -72,6 +77,8 @@ def rank_limits(text: str) -> Limits | None:
             return None  # (two bounds, one of them inclusive: not read yet)
         m = low_eq or high_eq
         return {"min": int(m[1] or m[2]) + 1} if low_eq else {"max": int(m[1] or m[2]) - 1}
+    if m := _RANK_EITHER.search(text):
+        return {"min": int(m[1]), "max": int(m[2])}
     if m := _RANK_MAX.search(text):
         limits: Limits = {"max": int(m[1] or m[2])}
         if low := _RANK_MIN.search(text):
