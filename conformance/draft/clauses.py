@@ -44,7 +44,7 @@ from conformance.draft.closest import closest
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
 from conformance.draft.patterns import PATTERNS, Match, match
-from conformance.draft.unread_parts import unread_part
+from conformance.draft.unread_parts import part_readings
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
@@ -111,7 +111,8 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     unknown_status: set[str] = set()
     for row, status, sentence in sentences(facts):
         found = match(sentence.text, names)
-        partial = found is not None and unread_part(sentence.text, found, names, match)
+        parts = part_readings(sentence.text, found, names, match) if found else None
+        partial = parts == []
         found = found or conditions.read(sentence.text, names)
         code = facts.errors[row].code
         if status not in vocab.status_codes and code is not None and re.fullmatch(r"ACLNN_[A-Z_]+", status):
@@ -119,8 +120,8 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
         elif status not in vocab.status_codes:
             unknown_status.add(status)
             status = "unspecified"
-        mine = [Evidence(k, found.pattern, params, status, sentence, limits, row)
-                for k in found.kinds for params, limits in _readings(found)] if found else []
+        mine = [Evidence(k, m.pattern, params, status, sentence, limits, row)
+                for m, params, limits in _readings(found, parts) for k in m.kinds] if found else []
         for e in mine:
             evidence.setdefault(e.kind, []).append(e)
         read.append((row, sentence, found.pattern if found else None, mine, partial))
@@ -133,13 +134,16 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     return draft
 
 
-def _readings(found: Match) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    """(params, limits) of each rule a sentence states: one, or each part of a row stating several
-    tensors' ranks (rank_parts.py), marked with its place among them."""
+def _readings(found: Match, parts: list[Match] | None) -> list[tuple[Match, tuple[str, ...], dict[str, Any]]]:
+    """(reading, params, limits) of each rule a sentence states: one, or each part of a row stating
+    several tensors' ranks (rank_parts.py) or of a sentence joining rules with a comma and 或
+    (unread_parts.py), marked with its place among them."""
+    if parts:
+        return [(m, m.params, {**m.limits, "part": i}) for i, m in enumerate(parts)]
     if "parts" not in found.limits:
-        return [(found.params, found.limits)]
-    parts = found.limits["parts"]
-    return [(tuple(params), {**limits, "part": i}) for i, (params, limits) in enumerate(parts)]
+        return [(found, found.params, found.limits)]
+    return [(found, tuple(params), {**limits, "part": i})
+            for i, (params, limits) in enumerate(found.limits["parts"])]
 
 
 def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Clause]:
