@@ -44,6 +44,7 @@ from conformance.draft.closest import closest
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
 from conformance.draft.patterns import PATTERNS, Match, match
+from conformance.draft.unread_parts import part_readings
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
@@ -61,6 +62,7 @@ class RowOutcome:
     checkable: bool  # a clause judges it with the row's code
     reviewed: bool  # it is a review clause
     evidence: tuple[Evidence, ...] = field(default=(), compare=False, repr=False)
+    partial: bool = False  # a comma-or part says a rule its pattern does not read (unread_parts.py)
 
 
 @dataclass
@@ -105,21 +107,24 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     ctx = draft.ctx
     names = [*ctx.params, *ctx.omitted]
     evidence: dict[str, list[Evidence]] = {}
-    read: list[tuple[int, Sentence, str | None, list[Evidence]]] = []
+    read: list[tuple[int, Sentence, str | None, list[Evidence], bool]] = []
     unknown_status: set[str] = set()
     for row, status, sentence in sentences(facts):
-        found = match(sentence.text, names) or conditions.read(sentence.text, names)
+        found = match(sentence.text, names)
+        parts = part_readings(sentence.text, found, names, match) if found else None
+        partial = parts == []
+        found = found or conditions.read(sentence.text, names)
         code = facts.errors[row].code
         if status not in vocab.status_codes and code is not None and re.fullmatch(r"ACLNN_[A-Z_]+", status):
             ctx.new_statuses.setdefault(status, code)  # the pack vocabulary adds it
         elif status not in vocab.status_codes:
             unknown_status.add(status)
             status = "unspecified"
-        mine = [Evidence(k, found.pattern, params, status, sentence, limits, row)
-                for k in found.kinds for params, limits in _readings(found)] if found else []
+        mine = [Evidence(k, m.pattern, params, status, sentence, limits, row)
+                for m, params, limits in _readings(found, parts) for k in m.kinds] if found else []
         for e in mine:
             evidence.setdefault(e.kind, []).append(e)
-        read.append((row, sentence, found.pattern if found else None, mine))
+        read.append((row, sentence, found.pattern if found else None, mine, partial))
     draft.clauses = _build(ctx, evidence, draft)
     _outcomes(draft, read)
     for status in sorted(unknown_status):
@@ -129,13 +134,16 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     return draft
 
 
-def _readings(found: Match) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
-    """(params, limits) of each rule a sentence states: one, or each part of a row stating several
-    tensors' ranks (rank_parts.py), marked with its place among them."""
+def _readings(found: Match, parts: list[Match] | None) -> list[tuple[Match, tuple[str, ...], dict[str, Any]]]:
+    """(reading, params, limits) of each rule a sentence states: one, or each part of a row stating
+    several tensors' ranks (rank_parts.py) or of a sentence joining rules with a comma and 或
+    (unread_parts.py), marked with its place among them."""
+    if parts:
+        return [(m, m.params, {**m.limits, "part": i}) for i, m in enumerate(parts)]
     if "parts" not in found.limits:
-        return [(found.params, found.limits)]
-    parts = found.limits["parts"]
-    return [(tuple(params), {**limits, "part": i}) for i, (params, limits) in enumerate(parts)]
+        return [(found, found.params, found.limits)]
+    return [(found, tuple(params), {**limits, "part": i})
+            for i, (params, limits) in enumerate(found.limits["parts"])]
 
 
 def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Clause]:
@@ -204,17 +212,17 @@ def _value_dtypes(clauses: list[Clause]) -> list[Clause]:
     return clauses
 
 
-def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evidence]]]) -> None:
+def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evidence], bool]]) -> None:
     """Which sentences a coded clause encodes; the others (bar a platform row) are reviewed, and so
     is a sentence of several parts one of which no clause says."""
-    for row, sentence, pattern, mine in read:
+    for row, sentence, pattern, mine, partial in read:
         groups = _groups(draft, mine)
         platform = pattern is not None and not mine  # read: the product-support section says it
-        reviewed = not all(groups) and not platform
+        reviewed = (not all(groups) and not platform) or partial
         if reviewed:
             draft.review(sentence, pattern or closest(sentence.text))
-        checkable = all(_coded(g) for g in groups)
-        draft.outcomes.append(RowOutcome(row, sentence, pattern, checkable, reviewed, tuple(mine)))
+        checkable = all(_coded(g) for g in groups) and not partial
+        draft.outcomes.append(RowOutcome(row, sentence, pattern, checkable, reviewed, tuple(mine), partial))
 
 
 def _encoding(draft: Draft, evidence: list[Evidence]) -> list[Clause]:
@@ -239,7 +247,8 @@ def _coded(clauses: list[Clause]) -> bool:
 def recount(draft: Draft) -> None:
     """Which sentences are still checkable after clauses were left out (emit.py); a joined sentence
     a part of which went (no other clause says that part) is left for review."""
-    draft.outcomes = [replace(o, checkable=all(_coded(g) for g in _groups(draft, list(o.evidence))))
+    draft.outcomes = [replace(o, checkable=not o.partial
+                              and all(_coded(g) for g in _groups(draft, list(o.evidence))))
                       for o in draft.outcomes]
     for i, o in enumerate(draft.outcomes):
         if o.pattern in joined_parts.JOINED and not o.checkable and not o.reviewed:
