@@ -86,7 +86,7 @@ def toy_loss(**changes: Any) -> PageFacts:
         "aclnnToyLossBackward", "toy/docs/aclnnToyLossBackward.md", PRODUCTS, proto, params, errors,
         deterministic=said("aclnnToyLossBackward默认确定性实现。", Where("约束说明", 300)),
         function=said("接口功能：玩具损失函数的反向传播。", Where("功能说明", 30)),
-        phase1=said("第一段接口完成入参校验，出现以下场景时报错：", Where(ERRORS, 190)),
+        phase1=said("第一段接口做入参校验，遇到下列情形时报错：", Where(ERRORS, 190)),
         revision="0123456789abcdef0123456789abcdef01234567", date="2026-01-02")
     return replace(facts, **changes)
 

@@ -58,18 +58,23 @@ def test_not_read_as_parts(text):
     assert m is None or m.pattern != "ranks of several tensors"
 
 
-def toy_outer(row: str) -> PageFacts:
-    """aclnnToyOuter(a, u1, u2, k, out): one rank row as given (161002)."""
-    names = ("a", "u1", "u2", "k", "out")
-    proto = tuple(PrototypeParam(n, "int64_t" if n == "k" else "aclTensor*", const=n != "out",
-                                 optional=False) for n in names)
-    params = (param("a", 1, dtypes=("FLOAT",), rank=(2, 2)), param("u1", 2, dtypes=("FLOAT",), rank=(1, 1)),
-              param("u2", 3, dtypes=("FLOAT",), rank=(1, 1)), param("k", 4, rank=None),
-              param("out", 5, direction="output", dtypes=("FLOAT",), rank=(2, 2)))
-    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的a、u1、u2或out是空指针。", 1),
+def _toy(api: str, ranks: dict[str, tuple[int, int] | None], ctypes: dict[str, str], row: str) -> PageFacts:
+    """``api``(tensors and the non-tensors ``ctypes`` names, out last): FLOAT tensors of the table
+    ranks given, one null-pointer row and one rank row as given (161002)."""
+    names = (*ranks, "out")
+    proto = tuple(PrototypeParam(n, ctypes.get(n, "aclTensor*"), const=n != "out", optional=False)
+                  for n in names)
+    params = (*(param(n, i, rank=r) if n in ctypes else param(n, i, dtypes=("FLOAT",), rank=r)
+                for i, (n, r) in enumerate(ranks.items(), 1)),
+              param("out", len(names), direction="output", dtypes=("FLOAT",), rank=ranks[names[0]]))
+    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, f"传入的{'、'.join(names[:-1])}或out是空指针。", 1),
               error("ACLNN_ERR_PARAM_INVALID", 161002, row, 2))
-    return PageFacts("aclnnToyOuter", "toy/docs/aclnnToyOuter.md", PRODUCTS[:1], proto, params, errors,
-                     deterministic=None)
+    return PageFacts(api, f"toy/docs/{api}.md", PRODUCTS[:1], proto, params, errors, deterministic=None)
+
+
+def toy_outer(row: str) -> PageFacts:
+    """aclnnToyOuter(a, u1, u2, k, out): k an int."""
+    return _toy("aclnnToyOuter", {"a": (2, 2), "u1": (1, 1), "u2": (1, 1), "k": None}, {"k": "int64_t"}, row)
 
 
 def test_each_part_is_a_coded_clause_and_the_row_checkable():
@@ -104,18 +109,8 @@ def test_a_dim_size_is_no_rank(text):
 
 
 def toy_perm(row: str) -> PageFacts:
-    """aclnnToyPerm(a, w, perm, out): perm an int array; one rank row as given (161002)."""
-    names = ("a", "w", "perm", "out")
-    ctypes = {"perm": "aclIntArray*"}
-    proto = tuple(PrototypeParam(n, ctypes.get(n, "aclTensor*"), const=n != "out", optional=False)
-                  for n in names)
-    params = (param("a", 1, dtypes=("FLOAT",), rank=(3, 3)), param("w", 2, dtypes=("FLOAT",), rank=(3, 3)),
-              param("perm", 3, rank=None),
-              param("out", 4, direction="output", dtypes=("FLOAT",), rank=(3, 3)))
-    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的a、w、perm或out是空指针。", 1),
-              error("ACLNN_ERR_PARAM_INVALID", 161002, row, 2))
-    return PageFacts("aclnnToyPerm", "toy/docs/aclnnToyPerm.md", PRODUCTS[:1], proto, params, errors,
-                     deterministic=None)
+    """aclnnToyPerm(a, w, perm, out): perm an int array."""
+    return _toy("aclnnToyPerm", {"a": (3, 3), "w": (3, 3), "perm": None}, {"perm": "aclIntArray*"}, row)
 
 
 def test_tensors_ranks_and_an_arrays_length_in_one_size_of_dims_row():
