@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.draft.sources import find_pages, page_at_revision, pages_at_revision
+from conformance.draft.sources import find_pages, named_at_revision, page_at_revision, pages_at_revision
 from conformance.errors import UsageError
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
@@ -82,6 +82,17 @@ def test_clear_errors(docs: tuple[Path, list[str]], tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"ops/frob/docs/aclnnNew.md does not exist at revision"):
         page_at_revision(repo, "ops/frob/docs/aclnnNew.md", first)
     assert UsageError.exit_code == 2
+
+
+def test_a_path_at_a_revision_names_a_page_or_a_directory(docs: tuple[Path, list[str]]) -> None:
+    repo, (first, _) = docs
+    assert named_at_revision(repo, PAGE, "HEAD") == [PAGE]
+    assert named_at_revision(repo, "ops/frob", "HEAD") == [PAGE]  # searched like a directory on disk
+    assert named_at_revision(repo, "ops/frob/", first) == [PAGE]
+    assert named_at_revision(repo, "ops/frob/docs/aclnnNew.md", "HEAD") == ["ops/frob/docs/aclnnNew.md"]
+    assert pages_at_revision(repo, "HEAD", "ops/other") == []
+    with pytest.raises(UsageError, match=r"docs: an empty page path: name a page or a directory"):
+        named_at_revision(repo, "", "HEAD")
 
 
 def test_find_pages(tmp_path: Path) -> None:

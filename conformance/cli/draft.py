@@ -14,7 +14,7 @@ from conformance.draft.emit import DraftedSpec, draft_spec
 from conformance.draft.facts import NotOperatorPage, PageError
 from conformance.draft.pack import check_output_dir, write_pack, write_stats
 from conformance.draft.reading import page_apis, read_page
-from conformance.draft.sources import find_pages, page_at_revision, pages_at_revision
+from conformance.draft.sources import find_pages, named_at_revision, page_at_revision, pages_at_revision
 from conformance.draft.stats import page_stats, render, stats_document
 from conformance.errors import UsageError
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
@@ -32,8 +32,8 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("draft", help="draft a spec from each aclnn documentation page (review "
                        "clauses quote what was not read mechanically)", epilog=_EPILOG)
     p.add_argument("pages", nargs="*", metavar="PAGE_OR_DIR", help="a page (.md), or a directory "
-                   "searched for docs/aclnn*.md; with --rev: paths inside the checkout (none: every "
-                   "docs/aclnn*.md at that revision)")
+                   "searched for docs/aclnn*.md; with --rev: pages or directories inside the "
+                   "checkout (none: every docs/aclnn*.md at that revision)")
     p.add_argument("-o", "--output", default="drafts", metavar="DIR", help="where the drafts go "
                    "(default ./drafts); a directory holding files no draft wrote is refused")
     p.add_argument("--stats", nargs="?", const="", metavar="FILE", help="print a table of what was "
@@ -155,7 +155,8 @@ def _pages(args: argparse.Namespace) -> Iterator[tuple[str, str, origin.Origin]]
     """(label, text, origin) of each page the command line names."""
     if args.rev is not None:
         checkout = Path(args.checkout)
-        for rel in args.pages or pages_at_revision(checkout, args.rev):
+        named = [rel for given in args.pages for rel in named_at_revision(checkout, given, args.rev)]
+        for rel in named if args.pages else pages_at_revision(checkout, args.rev):
             text, sha, date = page_at_revision(checkout, rel, args.rev)
             yield rel, text, replace(origin.in_checkout(checkout, rel), revision=sha, date=date)
         return

@@ -38,15 +38,29 @@ def _commit(checkout: Path, rev: str) -> str:
     return found.stdout.decode().strip()
 
 
-def pages_at_revision(checkout: Path, rev: str) -> list[str]:
-    """The repository paths of every ``docs/aclnn*.md`` page at ``rev``, sorted."""
+def pages_at_revision(checkout: Path, rev: str, under: str = "") -> list[str]:
+    """The repository paths of every ``docs/aclnn*.md`` page at ``rev`` (under the directory
+    ``under``, given), sorted."""
     commit = _commit(checkout, rev)
-    listed = _git(checkout, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
+    listed = _git(checkout, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit,
+                  *([f"{under.strip('/')}/"] if under else []))
     if listed.returncode != 0:
         raise UsageError(f"cannot list the files of {rev!r}: {listed.stderr.decode().strip()}",
                          file=str(checkout))
     names = listed.stdout.decode("utf-8", errors="replace").split("\0")
     return sorted(n for n in names if _PAGE.search(n))
+
+
+def named_at_revision(checkout: Path, rel_path: str, rev: str) -> list[str]:
+    """What one path given on the command line names at ``rev``: the page itself, or, for a
+    directory, every page under it (as ``find_pages`` does on disk)."""
+    if not rel_path.strip("/ "):  # "" would name the whole tree: say so rather than guess
+        raise UsageError("an empty page path: name a page or a directory inside the checkout, or "
+                         "no path for every page", file=str(checkout))
+    kind = _git(checkout, "cat-file", "-t", f"{_commit(checkout, rev)}:{rel_path.strip('/')}")
+    if kind.stdout.decode().strip() == "tree":
+        return pages_at_revision(checkout, rev, rel_path)
+    return [rel_path]
 
 
 def page_at_revision(checkout: Path, rel_path: str, rev: str) -> tuple[str, str, str]:
