@@ -54,7 +54,7 @@ def test_the_attribute_rows_are_the_clauses_they_say(knobs):
     invalid = "ACLNN_ERR_PARAM_INVALID"
     assert said("dim的取值落在[-self的维度数, self的维度数-1]以外") == (
         "expr", ["dim >= -max(self.rank, 1) and dim < max(self.rank, 1)"],
-        {"dim": {"integers": ["max(len(self_shape), 1)", "max(len(self_shape), 1) + 2"]}}, invalid)
+        {"dim": {"outside": ["-max(len(self_shape), 1)", "max(len(self_shape), 1) - 1"]}}, invalid)
     assert said("stride中元素值不大于0") == (
         "expr", ["len(stride) == 0 or min(stride) > 0"], {"stride": {"expr": "[1] * (2 - 1) + [0]"}}, invalid)
     assert said("传入的layers不满足>0") == ("expr", ["layers > 0"], {"layers": {"sampled": [0, -1]}}, invalid)

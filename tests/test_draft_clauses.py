@@ -100,8 +100,8 @@ def test_a_dim_attribute_follows_the_tensor_rank(vocab):
     d = draft_spec(toy_dim(), vocab, "toy/ops: y.md")
     c = _by_id(d.spec["constraints"])
     assert c["TD-EXPR"]["all"] == ["dim >= -max(self.rank, 1) and dim < max(self.rank, 1)"]
-    assert c["TD-EXPR"]["break"] == {"dim": {"integers": ["max(len(self_shape), 1)",
-                                                          "max(len(self_shape), 1) + 2"]}}
+    assert c["TD-EXPR"]["break"] == {"dim": {"outside": ["-max(len(self_shape), 1)",
+                                                         "max(len(self_shape), 1) - 1"]}}
     draws = d.spec["generate"]["draws"]
     assert draws["dim"] == {"integers": ["-max(len(self_shape), 1)", "max(len(self_shape), 1) - 1"]}
     # "shape与self一致" ties out to self's draw; "支持空Tensor" lets it be empty; rank 0-8

@@ -10,10 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import by_quote, draft_text
+from helpers import by_quote, draft_text, loaded_draft
 from test_draft_rows import _valid_and_broken_alone
 
+from conformance.cases.oracle import explain
 from conformance.draft.patterns import match
+from conformance.generate.build import broken_cases
+from conformance.generate.choosers import FixedChooser, SeededChooser
+from conformance.generate.strategies import breaks_only
 
 PAGE = Path(__file__).parent / "fixtures" / "dim_range_pages" / "docs" / "aclnnToyAxes.md"
 TEXT = PAGE.read_text(encoding="utf-8")
@@ -70,9 +74,9 @@ def test_every_row_is_checkable_with_the_exact_clauses(axes):
         (LETTER, "expr"): ([f"len(dims) == 0 or (min(dims) >= -{bound} and max(dims) < {bound})"], INVALID,
                            {"dims": {"mode": "above"}}),
         (X_RANK, "expr"): ([f"axis >= -{bound} and axis < {bound}"], INVALID,
-                           {"axis": {"integers": [drawn, f"{drawn} + 2"]}}),
+                           {"axis": {"outside": [f"-{drawn}", f"{drawn} - 1"]}}),
         (ABS, "expr"): ([f"dim >= -{bound} and dim < {bound}"], INVALID,
-                        {"dim": {"integers": [drawn, f"{drawn} + 2"]}}),
+                        {"dim": {"outside": [f"-{drawn}", f"{drawn} - 1"]}}),
         (ABS, "rank_in"): (8, INVALID, None),
     }
     repeat = [c for c in clauses if c["source"]["quote"] == REPEAT]
@@ -88,6 +92,20 @@ def test_every_row_is_checkable_with_the_exact_clauses(axes):
 
 def test_each_coded_clause_breaks_alone(axes, tmp_path):
     _valid_and_broken_alone(axes, tmp_path)
+
+
+def test_an_int_dimension_is_broken_on_both_sides_of_its_range(axes, tmp_path):
+    # a kernel checking only dim < rank (or only dim >= -rank) is caught on the other side
+    spec, vocab, specs, product, dtype = loaded_draft(axes, tmp_path)
+    cid = by_quote(axes.spec)[X_RANK]["id"]
+    seen = set()
+    for chooser in (FixedChooser("min"), FixedChooser("max"), *map(SeededChooser, range(40))):
+        for case in broken_cases(spec, vocab, product, dtype, chooser, cid):
+            rank, axis = len(case.args["self"].shape), case.args["axis"]
+            assert breaks_only(explain(case, specs), cid)
+            assert axis in (max(rank, 1), max(rank, 1) + 1, -max(rank, 1) - 1, -max(rank, 1) - 2)
+            seen.add("above" if axis > 0 else "below")
+    assert seen == {"above", "below"}
 
 
 @pytest.mark.parametrize("sentence", ["axis指定的维度不在合法范围内", "axis不在合法范围内",

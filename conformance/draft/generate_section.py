@@ -148,7 +148,9 @@ def _resolve_breaks(ctx: Context, s: Shapes, clauses: list[Clause], review: Revi
         draw = _break_draw(s, mode, param) if mode != "dim_above" else None
         if mode == "dim_above":  # a dimension past the last one
             bound = _dim_bound(s, clauses, param)
-            c["break"] = ({param: {"integers": [bound, f"{bound} + 2"]}} if ctx.params[param]["kind"] == "int"
+            # an int dimension is valid in [-bound, bound - 1]: broken on both sides
+            is_int = ctx.params[param]["kind"] == "int"
+            c["break"] = ({param: {"outside": [f"-{bound}", f"{bound} - 1"]}} if is_int
                           else {param: {"mode": "above"}})
         elif draw is not None:
             c["break"] = {draw: {"mode": mode}}

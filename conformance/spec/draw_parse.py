@@ -12,6 +12,7 @@ from conformance.spec.draws import (
     Draw,
     DrawError,
     Integers,
+    Outside,
     Sampled,
     Shape,
     Shapes,
@@ -19,7 +20,7 @@ from conformance.spec.draws import (
 )
 from conformance.spec.expressions import ExprError, Expression
 
-_OPS = ("integers", "sampled", "booleans", "shape", "shapes", "below", "sub_broadcast", "expr")
+_OPS = ("integers", "outside", "sampled", "booleans", "shape", "shapes", "below", "sub_broadcast", "expr")
 
 
 def parse_draw(name: str, raw: Any, known: frozenset[str]) -> Draw:
@@ -59,6 +60,9 @@ def _build(name: str, op: str, arg: Any, raw: dict[str, Any], known: frozenset[s
     if op == "integers":
         lo, hi = _pair(arg, f"draw {name!r}: integers")
         return Integers(name, Bound(_expr(lo, known)), Bound(_expr(hi, known)))
+    if op == "outside":
+        lo, hi = _pair(arg, f"draw {name!r}: outside")
+        return Outside(name, Bound(_expr(lo, known)), Bound(_expr(hi, known)))
     if op == "sampled":
         if not isinstance(arg, list) or not arg:
             raise DrawError(f"draw {name!r}: sampled needs a non-empty list")

@@ -64,6 +64,20 @@ class Integers(Draw):
 
 
 @dataclass
+class Outside(Draw):
+    """An integer just outside ``[lo, hi]``, below or above (a break draw: a kernel checking one
+    bound of a range only is caught on the other side)."""
+
+    name: str
+    lo: Bound
+    hi: Bound
+
+    def value(self, env: Env, ch: Chooser) -> int:
+        lo, hi = self.lo.value(env), self.hi.value(env)
+        return ch.choice([hi + 1, lo - 1, hi + 2, lo - 2], self.name)
+
+
+@dataclass
 class Sampled(Draw):
     name: str
     options: list[Any]
