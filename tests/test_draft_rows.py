@@ -104,6 +104,9 @@ def test_attribute_phrasings_saying_more_are_not_element_signs(text):
     found = match(text, ARRAYS)
     if text.startswith("p的"):  # a sign on each (p < 0 breaks both rules): not p's interval
         assert found is not None and (found.pattern, found.params) == ("value sign", ("p", "ratio"))
+    elif text.startswith("padding"):  # both bounds: the kernel's row (kernel_pads.py), no sign alone
+        assert found is not None and (found.pattern, found.limits) == ("padding within the kernel", {
+            "pad": "padding", "kernel": "kernelSize", "half": False, "negative": True})
     else:
         assert found is None
 

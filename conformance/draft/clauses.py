@@ -25,6 +25,7 @@ from conformance.draft import (
     empty_dims,
     index_ties,
     joined_parts,
+    kernel_pads,
     list_counts,
     list_sizes,
     matmul_ties,
@@ -188,6 +189,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), ev.get("shape_note", []),
                           null_ids)
+    built += kernel_pads.clauses(ctx, ev.get(kernel_pads.KIND, []), null_ids, built)
     built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
     built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)

@@ -21,6 +21,7 @@ from conformance.draft import (
     empty_breaks,
     empty_dims,
     index_draws,
+    kernel_pads,
     list_counts,
     list_kinds,
     list_sizes,
@@ -113,6 +114,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
                    if p["kind"] == "tensor_list" else _draw(name)) for name, p in ctx.params.items()}
     _element_breaks(ctx, draws, clauses, review)
     value_rows.length_breaks(draws, clauses, _draw, review)
+    kernel_pads.resolve(draws, clauses, _draw, review, where)
     _numel_breaks(ctx, s, clauses, review)
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)

@@ -43,6 +43,7 @@ from conformance.draft.dim_phrasings import (
     same_rank_limits,
 )
 from conformance.draft.dtype_phrasings import DTYPE_WITH, ONE_DTYPE, one_dtype_limits
+from conformance.draft.kernel_pads import KERNEL_PAD, kernel_pad_limits
 from conformance.draft.matmul_phrasings import MATMUL, PRODUCT_SHAPE, matmul_limits, product_limits
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.promotion_phrasings import (
@@ -186,6 +187,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "dim不在指定的取值范围内。", limits=lambda text: {"enumerated": True, "documented": True}),
     Pattern("padding limit", ("pad_limit",), PAD_LIMIT, ("padding", "数值", "大于等于", "维度"),
             "padding的数值大于等于self对应维度的值。", limits=pad_limit_limits),
+    Pattern("padding within the kernel", ("kernel_pad",), KERNEL_PAD, ("padding", "kernelSize", "1/2"),
+            "padding的数值中存在小于0或者大于kernelSize/2的值。", limits=kernel_pad_limits),
     Pattern("padded shape", ("pad_shape",), PAD_SHAPE, ("加", "padding", "正向传播"),
             "out后两维度的值不等于self后两维度的值加对应padding。", limits=pad_shape_limits),
     Pattern("rank comparison", ("rank_compare",), RANK_COMPARE, ("维度", "小于", "大于", "个数"),
