@@ -111,3 +111,25 @@ def test_a_bound_name_outside_its_generator_is_not_given():
         ev("all(p > 0 for p in padding) and p > 0", padding=(1,))
     with pytest.raises(ExprError, match="cannot unpack 1 values"):
         ev("all(a > b for a, b in zip(padding))", padding=(1,))
+
+
+def test_parameters_are_named_as_their_prototype_names_them():
+    """``from``/``lambda`` (keywords) and ``min``/``max`` (functions, where not called) are the
+    parameters; the tree and every text made from it keep the names."""
+    names = frozenset({"from", "to", "lambda", "min", "max"})
+    e = Expression("from < to and lambda > 0 and min <= max and max(min, 3) == 3", names)
+    assert e.evaluate({"from": 1, "to": 2, "lambda": 1, "min": 2, "max": 3}) is True
+    assert e.evaluate({"from": 2, "to": 2, "lambda": 1, "min": 2, "max": 3}) is False
+    assert Expression("from < to", names).explain({"from": 2, "to": 2}) == "from=2 must be < to=2"
+    assert Expression("min <= max and lambda > 0", names).explain({"min": 4, "max": 3, "lambda": 1}) == \
+        "min <= max and lambda > 0 does not hold (min=4, max=3, lambda=1)"
+    assert [d.text for d in Expression("not (from > 0) or lambda > 0", names).disjuncts()] == \
+        ["not from > 0", "lambda > 0"]
+    assert Expression("'from' == 'from'", names).evaluate({}) is True  # (a string stays a string)
+
+
+def test_a_keyword_no_parameter_has_is_still_a_syntax_error():
+    with pytest.raises(ExprError, match="invalid expression syntax"):
+        Expression("from < 1", NAMES)
+    with pytest.raises(ExprError, match="invalid expression syntax"):
+        Expression("in < 1", frozenset({"in"}))  # (a word of the language itself names nothing)

@@ -6,7 +6,6 @@ a break the generate section resolves to draw names); emit.py drops every key st
 """
 from __future__ import annotations
 
-import keyword
 import re
 import zlib
 from collections.abc import Iterable
@@ -16,6 +15,7 @@ from typing import Any
 from conformance.draft.facts import PageError, PageFacts, ParamRow, Sentence, Where
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.string_values import string_values
+from conformance.spec.expression_names import nameable
 from conformance.spec.vocabulary import Vocabulary
 
 Clause = dict[str, Any]
@@ -95,9 +95,9 @@ def reading(clause: Clause) -> str:
 
 
 def expressible(*names: str) -> bool:
-    """Whether clause expressions can name these parameters (a C name such as ``lambda`` or
-    ``from`` is a Python keyword: the expression parser cannot)."""
-    return not any(keyword.iskeyword(n) for n in names)
+    """Whether clause expressions can name these parameters (all but the words of the expression
+    syntax, spec/expression_names.py: ``from``, ``lambda``, ``min`` are named as they are)."""
+    return all(nameable(n) for n in names)
 
 
 def prefix(api: str) -> str:

@@ -11,7 +11,6 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Review, Sentence
-from conformance.spec.expression_functions import FUNCTIONS
 
 _NUMBERS = ("int", "float", "scalar")
 _LARGER = {"<": 1, "<=": 1, ">": 0, ">=": 0}  # which side of the valid order is the larger
@@ -53,9 +52,9 @@ def draws(ctx: Context, draws: dict[str, Any], clauses: list[Clause], draw_of: C
 
 
 def _number(ctx: Context, name: str) -> bool:
-    """A required number attribute an expression can name ("min" is a function there)."""
+    """A required number attribute an expression can name."""
     p = ctx.params[name]
-    return expressible(name) and name not in FUNCTIONS and p["kind"] in _NUMBERS and not p.get("optional")
+    return expressible(name) and p["kind"] in _NUMBERS and not p.get("optional")
 
 
 def _names(clause: Clause, name: str) -> bool:

@@ -2,6 +2,11 @@
 
 Specs say things like ``padding[0] < self.shape[-1]``. We never ``eval``: the parsed tree is checked
 against a whitelist of node types, names, attributes and functions, then interpreted here.
+
+Parameters are named as the C prototype names them, even where Python reserves the word: ``from <
+to`` (a keyword the language does not use is read as the parameter of that name), ``min.value <=
+max.value`` (a function's name not called is the parameter: a name is a function only where it is
+called). Only the words the language itself is made of (``GRAMMAR``) cannot name a parameter.
 """
 from __future__ import annotations
 
@@ -12,8 +17,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from conformance.spec.expression_functions import FUNCTIONS, ExprError
+from conformance.spec.expression_names import GRAMMAR, nameable, spelled
 
-__all__ = ["ATTRIBUTES", "FUNCTIONS", "ExprError", "Expression"]
+__all__ = ["ATTRIBUTES", "FUNCTIONS", "GRAMMAR", "ExprError", "Expression", "nameable"]
 
 ATTRIBUTES = frozenset({"shape", "rank", "numel", "dtype", "format", "strides", "offset", "contiguous",
                         "value"})  # (value: a scalar argument's number)
@@ -48,13 +54,17 @@ class Expression:
 
     def __init__(self, text: str, names: frozenset[str]) -> None:
         self.text, self.names = text, names
+        respelled, aliases = spelled(text.strip(), names)
         try:
-            self.tree = ast.parse(text.strip(), mode="eval")
+            self.tree = ast.parse(respelled, mode="eval")
         except SyntaxError as exc:
             raise ExprError(f"invalid expression syntax at column {exc.offset}: {text!r}") from None
         except (RecursionError, MemoryError):
             raise ExprError(f"expression is nested too deeply: {text[:40]!r}...") from None
         _check_depth(self.tree)
+        for node in ast.walk(self.tree):  # (the parameters' own names again, for every later reader)
+            if isinstance(node, ast.Name) and node.id in aliases:
+                node.id = aliases[node.id]
         names = names | _bound(self.tree)
         for node in ast.walk(self.tree):
             self._check_node(node, names)
@@ -98,7 +108,7 @@ class Expression:
             left, right = body.left, body.comparators[0]
             return (f"{_show(left, interp)} must be {_CMPTEXT[type(body.ops[0])]} "
                     f"{_show(right, interp)}")
-        atoms = [f"{ast.unparse(n)}={_fmt(interp.run(n))}" for n in _atoms(body)]
+        atoms = [f"{ast.unparse(n)}={_fmt(interp.run(n))}" for n in _atoms(body, self.names)]
         return f"{self.text.strip()} does not hold" + (f" ({', '.join(atoms)})" if atoms else "")
 
 
@@ -128,20 +138,20 @@ def _fmt(value: Any) -> str:
     return str(list(value)) if isinstance(value, tuple) else str(value)
 
 
-def _atoms(node: ast.AST) -> list[ast.AST]:
+def _atoms(node: ast.AST, names: frozenset[str]) -> list[ast.AST]:
     """The outermost attribute/subscript/name leaves (not function names), in source order; of a
     generator only what it iterates (its element names nothing outside it)."""
     if isinstance(node, ast.GeneratorExp):
-        return [a for g in node.generators for a in _atoms(g.iter)]
+        return [a for g in node.generators for a in _atoms(g.iter, names)]
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return [node]
     if isinstance(node, ast.Name):
-        return [] if node.id in FUNCTIONS else [node]
+        return [] if node.id in FUNCTIONS and node.id not in names else [node]
     found: list[ast.AST] = []
     for child in ast.iter_child_nodes(node):
         if isinstance(node, ast.Call) and child is node.func:
             continue
-        found.extend(a for a in _atoms(child) if ast.unparse(a) not in map(ast.unparse, found))
+        found.extend(a for a in _atoms(child, names) if ast.unparse(a) not in map(ast.unparse, found))
     return found
 
 
