@@ -5,9 +5,9 @@
 patterns (patterns.match); ``clauses`` reads the condition, once the page's parameter kinds are
 known, into an expression of one of a few exact shapes (a bool attribute true or false, an element
 of a bool array true or false, an int or string attribute equal to one of the values its row gives,
-a tensor given (or, for a channel tie on it, "不为空"), a tensor's dtype: dtype_conditions.py) and writes one ``expr`` clause
-``not (COND) or BODY`` per sentence, for the bodies an expression states exactly (a null
-pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a rank, a
+a tensor given (or, for a channel tie on it, "不为空"), a tensor's dtype: dtype_conditions.py) and
+writes one ``expr`` clause ``not (COND) or BODY`` per sentence, for the bodies an expression states
+exactly (a null pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a rank, a
 pronoun "其", a body naming two properties, a body on a dtype) is no clause: the sentence stays
 for review. How such a clause is broken (the condition made true, the body false):
 conditional_breaks.py.
