@@ -5,9 +5,9 @@
 patterns (patterns.match); ``clauses`` reads the condition, once the page's parameter kinds are
 known, into an expression of one of a few exact shapes (a bool attribute true or false, an element
 of a bool array true or false, an int or string attribute equal to one of the values its row gives,
-an optional tensor given, a tensor's dtype: dtype_conditions.py) and writes one ``expr`` clause
-``not (COND) or BODY`` per sentence, for the bodies an expression states exactly (a null
-pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a rank, a
+a tensor given (or, for a channel tie on it, "不为空"), a tensor's dtype: dtype_conditions.py) and
+writes one ``expr`` clause ``not (COND) or BODY`` per sentence, for the bodies an expression states
+exactly (a null pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a rank, a
 pronoun "其", a body naming two properties, a body on a dtype) is no clause: the sentence stays
 for review. How such a clause is broken (the condition made true, the body false):
 conditional_breaks.py.
@@ -43,6 +43,8 @@ _ATTR = rx(rf"^(?:参数|输入)?\s*(?P<name>{NAME})\s*(?:的值|的取值|取�
 # "X存在", "X不为空指针", "传入X": X given ("X不为空" is not: it may say X is no empty tensor)
 _PRESENT = rx(rf"^(?:(?:可选输入|输入|参数)?\s*(?P<name>{NAME})\s*(?:可选输入)?\s*"
               rf"(?:存在输入|存在|不为空指针|非空指针|不为nullptr|不是nullptr)|传入了?\s*(?P<passed>{NAME}))$")
+# "runningMean不为空": given, or not empty (read only where a break meets both: _not_empty)
+_NOT_EMPTY = rx(rf"^(?P<name>{NAME})\s*不为空$")
 # a body naming two properties ("数据类型或shape不一致") says more than the one its pattern reads
 _PROPERTIES = (r"数据类型|dtype", r"shape|形状", r"格式|format", r"维", r"空指针|nullptr", r"元素",
                r"取值|值")
@@ -74,6 +76,9 @@ def read(text: str, names: Collection[str]) -> Match | None:
     cond, body = parts
     if re.search(r"[，,]", body):  # "传入x，y为空指针": a list or two statements, not read
         return None
+    given = GIVEN.search(text.strip())
+    if given and _NO_SUBJECT.search(body):  # "X存在输入时，shape与Y不相同": X's shape, said as X's
+        body = f"{given['name'] or given['passed']}的{body}"
     found = match(body, names)
     table = found is not None and conditional_tables.reads(found.kinds, body)
     if found is None or not table and (len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS):
@@ -97,7 +102,7 @@ def condition(ctx: Context, text: str) -> tuple[str, dict[str, Any]] | None:
         return _element(ctx, m)
     m = _PRESENT.search(text)
     given = m and (m["name"] or m["passed"])
-    if given and given in ctx.tensors and ctx.params[given].get("optional"):
+    if given and given in ctx.tensors:  # (a required tensor is always given: the body holds always)
         return (f"present({given})", {}) if expressible(given) else None
     m = _ATTR.search(text)
     if m is None or m["name"] not in ctx.params or not expressible(m["name"]):
@@ -163,7 +168,7 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     """One expr clause per conditional sentence whose condition and body both read exactly."""
     out = []
     for e in evidence:
-        cond = condition(ctx, e.limits["condition"])
+        cond = condition(ctx, e.limits["condition"]) or _not_empty(ctx, e)
         if cond is not None and e.limits["body"] == "table":  # the rows' lists, where cond holds
             out += conditional_tables.clauses(ctx, e, *cond)
             continue
@@ -182,6 +187,17 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
             clause["_reads_value"] = [attr] if ctx.params[attr]["kind"] == "scalar" else []
         out.append(clause)
     return out
+
+
+def _not_empty(ctx: Context, e: Evidence) -> tuple[str, dict[str, Any]] | None:
+    """``present(X)`` for "X不为空时，X的size与input的channel轴不一致": 不为空 may mean non-null or
+    non-empty, and a channel tie's break draws X given with C+1 elements, which meets both."""
+    m = _NOT_EMPTY.search(e.limits["condition"])
+    tie = e.limits.get("tie")
+    if m is None or e.limits["body"] != "channel" or not tie or tuple(tie[0]) != (m["name"],) \
+            or m["name"] not in ctx.tensors or not expressible(m["name"]):
+        return None
+    return f"present({m['name']})", {}
 
 
 def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict[str, Any]] | None:
