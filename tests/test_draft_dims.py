@@ -152,3 +152,23 @@ def test_a_same_rank_row_on_broadcasting_tensors_is_reviewed() -> None:
     d = draft_spec(toy_loss(errors=(*toy_loss().errors, row)), VOCAB, "toy: l.md")
     assert not any(c.get("same") for c in d.spec["constraints"])
     assert not checkable(d, "self和target的维度数不一致")
+
+
+def test_a_same_rank_tie_breaks_on_a_tensor_no_shape_tie_holds() -> None:
+    """aclnnToyScatter(self, index, out), out's shape self's: the tie's break gives index one
+    dimension more (on self it broke the shape tie too, and the row went unread as implied)."""
+    proto = tuple(PrototypeParam(n, "aclTensor*", const=n != "out", optional=False)
+                  for n in ("self", "index", "out"))
+    params = (param("self", 1, dtypes=("FLOAT",)), param("index", 2, dtypes=("INT64",)),
+              param("out", 3, direction="output", same_as="self"))
+    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的self、index或out是空指针。", 1),
+              error("ACLNN_ERR_PARAM_INVALID", 161002, "self和out的shape不一致。", 2),
+              error("ACLNN_ERR_PARAM_INVALID", 161002, "self、index的维度数不一致。", 3))
+    facts = PageFacts("aclnnToyScatter", "toy/docs/aclnnToyScatter.md", PRODUCTS[:1], proto, params,
+                      errors, deterministic=None)
+    d = draft_spec(facts, VOCAB, "toy: s.md")
+    tie = [c for c in d.spec["constraints"] if c.get("same")]
+    assert [(c["params"], c["on_violation"]) for c in tie] == [
+        (["index", "self", "out"], "ACLNN_ERR_PARAM_INVALID")]
+    assert checkable(d, "self、index的维度数不一致")
+    assert d.draft.implied == ["TS-SAME-DTYPE"]  # (the dtype cell's tie, the coded row says it)

@@ -200,7 +200,8 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)
     built = relations.break_free_last(built)
-    ranks = merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built)))
+    ranks = dim_clauses.free_first(
+        merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built))))
     return joined_parts.link(_value_dtypes(merges.tie_dtypes(ranks)), _JOINED)
 
 

@@ -66,6 +66,18 @@ def tie_same_ranks(clauses: list[Clause]) -> list[Clause]:
     return kept
 
 
+def free_first(clauses: list[Clause]) -> list[Clause]:
+    """A same-rank tie is broken by giving its first tensor one dimension more (breaks.py): a
+    tensor no same_shape clause ties goes first, so the break leaves those clauses alone ("self、
+    index、src的维度数不一致" where out has self's shape: index moves, not self)."""
+    tied = {p for c in clauses if c["kind"] == "same_shape" for p in c["params"]}
+    for c in clauses:
+        free = [p for p in c["params"] if p not in tied] if c.get("same") else []
+        if free and c["params"][0] in tied:
+            c["params"] = [free[0], *(p for p in c["params"] if p != free[0])]
+    return clauses
+
+
 def _key(c: Clause) -> tuple[object, ...]:
     return (frozenset(c["params"]), c["on_violation"], bool(c.get("same")),
             *(tuple(c[k]) if isinstance(c.get(k), list) else c.get(k) for k in _LIMITS))
