@@ -1,5 +1,6 @@
 """Error rows tying one dimension of a tensor to another's, named from the end (dim_ties.py): "最后一维"
 against "倒数第二维", a square matrix, twice another's last dimension, an even last dimension; and
+a dimension of a fixed size ("out的倒数第二维不是3"); and
 "（a、b）的shape不是完全相同的shape" as same_shape. The fixture page (tests/fixtures/dim_tie_pages) is
 an invented operator in the vendor's layout."""
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 from helpers import by_quote, loaded_draft
 
 from conformance.cases.oracle import explain
+from conformance.draft import dim_ties
 from conformance.draft.emit import draft_spec
 from conformance.draft.patterns import match
 from conformance.draft.reading import read_page
@@ -31,6 +33,8 @@ NAMES = ("left", "right", "sq", "gain", "bias", "out", "x", "y")
     ("sq的最后两维维度不相等", {"tie": ("sq", -1, "sq", -2, 1)}),
     ("x的最后一维不是2的倍数", {"even": ("x", -1)}),
     ("right的尾轴大小不能被2整除", {"even": ("right", -1)}),
+    ("x的最后一轴不是2", {"fixed": ("x", -1, 2)}),
+    ("out的倒数第二维的大小不等于16。", {"fixed": ("out", -2, 16)}),
 ])
 def test_dimension_ties_named_from_the_end_are_read(text, limits):
     found = match(text, NAMES)
@@ -43,6 +47,7 @@ def test_dimension_ties_named_from_the_end_are_read(text, limits):
     "left的最后一维和right的倒数第二维不相等，或left的维度不为3",  # two rules
     "当x为2维时，x最后两个维度不相等",  # a condition
     "x的最后一维不是4的倍数",  # another multiple: not read (yet)
+    "x的最后一轴不是0",  # an empty dimension: the empty-tensor rows' business
 ])
 def test_other_dimension_sentences_are_not_ties(text):
     found = match(text, NAMES)
@@ -107,11 +112,17 @@ def test_the_fixture_rows_become_the_exact_clauses(drafted):
     same = clauses["（gain、bias）的shape不是完全相同的shape / bias的shape与shiftOptional不一致"]
     assert (same["kind"], same["params"], same["on_violation"]) == (
         "same_shape", ["gain", "bias", "shiftOptional"], "ACLNN_ERR_PARAM_INVALID")
+    fixed = clauses["out的倒数第二维不是3"]  # a size: drawn so, broken one more
+    assert fixed["all"] == ["out.rank < 2 or out.shape[-2] == 3"]
+    assert fixed["break"] == {
+        "out_tied_shape_2": {"expr": "out_tied_shape[:-2] + [4] + out_tied_shape[-1:]"}}
     draws = drafted.spec["generate"]["draws"]
     assert draws["right_tied_shape"] == {"expr": "left_shape[:-2] + [left_shape[-1]] + left_shape[-1:]"}
     assert draws["sq_tied_shape"] == {"expr": "left_shape[:-1] + [left_shape[-2]]"}
     assert draws["out_tied_shape"] == {"expr": "left_shape[:-1] + [2 * gain_shape[-1]]"}
+    assert draws["out_tied_shape_2"] == {"expr": "out_tied_shape[:-2] + [3] + out_tied_shape[-1:]"}
     assert drafted.spec["generate"]["args"]["right"] == "right_tied_shape_2"
+    assert drafted.spec["generate"]["args"]["out"] == "out_tied_shape_2"
     assert all(o.checkable for o in drafted.draft.outcomes)  # every row of the page, the ties included
 
 
@@ -121,12 +132,37 @@ def test_valid_cases_keep_the_ties_and_each_break_breaks_its_clause_alone(drafte
         case = build_case(spec, vocab, product, dtype, FixedChooser(mode))
         left, right, sq = (case.args[n].shape for n in ("left", "right", "sq"))
         assert right[-2] == left[-1] and right[-1] % 2 == 0 and sq[-1] == sq[-2]
+        assert case.args["out"].shape[-2] == 3
         assert explain(case, specs).expected == "success"
     ties = [c["id"] for c in drafted.spec["constraints"] if c["id"].startswith("TP-DIM")]
-    assert len(ties) == 4
+    assert len(ties) == 5
     for cid in ties:
         cases = broken_cases(spec, vocab, product, dtype, FixedChooser("max"), cid)
         assert cases
         for case in cases:
             e = explain(case, specs)
             assert e.status == (161002,) and {v.clause for v in e.violations} == {cid}
+
+
+class _OneClass:
+    """Shapes with every tensor in a class of its own, of rank 2."""
+
+    def __init__(self, draws):
+        self.ranges = dict.fromkeys(draws, (2, 2))
+
+    def members(self, t):
+        return [t]
+
+
+def test_a_size_on_a_draw_another_tie_reads_stays_for_review():
+    # b's draw was set from a's old draw: fixing a's last dimension afterwards would not reach it
+    draws = {"a_shape": {"shape": {"rank": [2, 2]}},
+             "b_tied_shape": {"expr": "a_shape[:-1] + [a_shape[-1]]"}}
+    args = {"a": "a_shape", "b": "b_tied_shape"}
+    clause = {"id": "T-DIM", "source": {"quote": "a的最后一轴不是2"},
+              "_dim_tie": (("a", -1, "a", -1, 1), ("fixed", 2))}
+    clauses, reviewed = [clause], []
+    dim_ties.resolve(_OneClass(draws), draws, args, clauses, lambda s, p: reviewed.append((s.text, p)),
+                     lambda t: None)
+    assert clauses == [] and reviewed == [("a的最后一轴不是2", "dimension tie")]
+    assert args == {"a": "a_shape", "b": "b_tied_shape"} and len(draws) == 2

@@ -69,12 +69,16 @@ _TIMES = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不等于|不为|不是)\s*{_TENSOR
 _SQUARE = rx(rf"^{_TENSOR}最后两(?:个)?维(?:度)?(?:维度)?{_SIZE}\s*(?:不相等|不一致|不相同|不同){_END}")
 # "x的最后一维不是2的倍数", "x的最后一维不能被2整除", "x的尾轴大小不是偶数"
 _EVEN = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不是\s*2\s*的倍数|不能被\s*2\s*整除|不是偶数|不为偶数){_END}")
-DIM_TIE = rx("|".join(r.pattern for r in (_PAIR, _TIMES, _SQUARE, _EVEN)))
+# "spatialShape的最后一轴不是2", "x的尾轴大小不等于4": one dimension of a fixed size (never 0: an
+# empty dimension is the empty-tensor rows' business)
+_FIXED = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不是|不为|不等于)\s*([1-9]\d*){_END}")
+DIM_TIE = rx("|".join(r.pattern for r in (_PAIR, _TIMES, _SQUARE, _EVEN, _FIXED)))
 
 
 def dim_tie_limits(text: str) -> Limits | None:
     """{"tie": (target, at, source, from, times)}: target.shape[at] == times * source.shape[from];
-    {"even": (tensor, at)}: tensor.shape[at] % 2 == 0 (None: not one of these phrasings)."""
+    {"even": (tensor, at)}: tensor.shape[at] % 2 == 0; {"fixed": (tensor, at, n)}: tensor.shape[at]
+    == n (None: not one of these phrasings)."""
     if m := _PAIR.search(text):
         return {"tie": (m[3], _DIM_AT[m[4]], m[1], _DIM_AT[m[2]], 1)}
     if m := _TIMES.search(text):
@@ -83,6 +87,8 @@ def dim_tie_limits(text: str) -> Limits | None:
         return {"tie": (m[1], -1, m[1], -2, 1)}
     if m := _EVEN.search(text):
         return {"even": (m[1], _DIM_AT[m[2]])}
+    if m := _FIXED.search(text):
+        return {"fixed": (m[1], _DIM_AT[m[2]], int(m[3]))}
     return None
 
 

@@ -1,17 +1,20 @@
 """Error rows tying one dimension of a tensor to another's ("batch1的最后一维和batch2的倒数第二维不相等",
-"self最后两个维度不相等", "x最后一维不等于gradY最后一维的2倍") or to a multiple ("x的最后一维不是2的倍数"):
-an ``expr`` clause, and the draws that keep it in valid cases and break it alone.
+"self最后两个维度不相等", "x最后一维不等于gradY最后一维的2倍"), to a multiple ("x的最后一维不是2的倍数") or
+to a size ("spatialShape的最后一轴不是2"): an ``expr`` clause, and the draws that keep it in valid cases
+and break it alone.
 
-The clause reads ``target.shape[at] == times * source.shape[from]`` (or ``% 2 == 0``), guarded by
+The clause reads ``target.shape[at] == times * source.shape[from]`` (or ``% 2 == 0``, ``== n``), guarded by
 the ranks (a tensor without that dimension is another clause's business: its rank limit). The
 target's shape class (the tensors a same_shape clause ties to it) is drawn from its old draw
-with that dimension set to the value (``base[:-2] + [a[-1]] + base[-1:]``); the break draws it
-one more. A tie whose draws cannot be written so (the target not drawn as a shape of its own, its
-source in its own shape class, a rank range that may lack the dimension) is left for review.
+with that dimension set to the value (``base[:-2] + [a[-1]] + base[-1:]``, ``[2 * base[-1]]``,
+``[n]``); the break draws it one more. A tie whose draws cannot be written so (the target not
+drawn as a shape of its own, its source in its own shape class, a rank range that may lack the
+dimension, a size on a draw an earlier tie read) is left for review.
 The phrasings: dim_phrasings.DIM_TIE.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,16 +38,22 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         requires = [cid for cid, params in null_ids.items() if set(params) & tensors]
         out.append({"id": ctx.new_id("DIM"), "source": source([e.sentence]), "kind": "expr",
                     "requires": requires, "all": [_text(tie, e.limits)], "on_violation": e.status,
-                    "_evidence": [e], "_dim_tie": (tie, "even" in e.limits)})
+                    "_evidence": [e], "_dim_tie": (tie, _rule(e.limits))})
     return out
 
 
 def _tie(limits: dict[str, Any]) -> tuple[str, int, str, int, int]:
-    """(target, at, source, from, times); an even dimension is tied to itself, times 1."""
-    if "even" in limits:
-        tensor, at = limits["even"]
+    """(target, at, source, from, times); an even or fixed dimension is tied to itself, times 1."""
+    if "even" in limits or "fixed" in limits:
+        tensor, at = (limits.get("even") or limits["fixed"])[:2]
         return tensor, at, tensor, at, 1
     return limits["tie"]
+
+
+def _rule(limits: dict[str, Any]) -> tuple[str, int]:
+    """("even", 2), ("fixed", n) or ("tie", 1): what the dimension is held to."""
+    return ("even", 2) if "even" in limits else ("fixed", limits["fixed"][2]) if "fixed" in limits \
+        else ("tie", 1)
 
 
 def _text(tie: tuple[str, int, str, int, int], limits: dict[str, Any]) -> str:
@@ -53,6 +62,8 @@ def _text(tie: tuple[str, int, str, int, int], limits: dict[str, Any]) -> str:
         f"{target}.rank < {-at} or {src}.rank < {-at_src}"
     if "even" in limits:
         return f"{guard} or {target}.shape[{at}] % 2 == 0"
+    if "fixed" in limits:
+        return f"{guard} or {target}.shape[{at}] == {limits['fixed'][2]}"
     value = f"{times} * {src}.shape[{at_src}]" if times != 1 else f"{src}.shape[{at_src}]"
     return f"{guard} or {target}.shape[{at}] == {value}"
 
@@ -64,22 +75,24 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     for c in list(clauses_):
         if "_dim_tie" not in c:
             continue
-        (target, at, src, at_src, times), even = c["_dim_tie"]
+        (target, at, src, at_src, times), (rule, size) = c["_dim_tie"]
         drawn = _draw(s, draws, args, target, src, at, at_src)
+        if drawn is not None and rule == "fixed" and _read(draws, drawn[0]):
+            drawn = None  # (a tie drawn before reads the target's old draw: it would not see the size)
         if drawn is None:
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(target)), "dimension tie")
             continue
         base, from_ = drawn
-        value = f"2 * {base}[{at}]" if even else f"{times} * {from_}[{at_src}]" if times != 1 \
-            else f"{from_}[{at_src}]"
+        value = f"2 * {base}[{at}]" if rule == "even" else str(size) if rule == "fixed" \
+            else f"{times} * {from_}[{at_src}]" if times != 1 else f"{from_}[{at_src}]"
         name = next(n for n in (f"{target}_tied_shape", *(f"{target}_tied_shape_{i}" for i in range(2, 99)))
                     if n not in draws)
         draws[name] = {"expr": _set(base, at, value)}
         s.ranges[name] = s.ranges[base]  # (a later tie on the target draws from this one)
         for t in s.members(target):
             args[t] = name
-        c["break"] = {name: {"expr": _set(base, at, f"{value} + 1")}}
+        c["break"] = {name: {"expr": _set(base, at, str(size + 1) if rule == "fixed" else f"{value} + 1")}}
 
 
 def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], target: str, src: str,
@@ -94,6 +107,12 @@ def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], target: str, s
     if not ("shape" in draws[base] or base.startswith(f"{target}_tied_shape")):
         return None  # (a broadcast operand or a derived shape: its value is not free)
     return (base, from_) if _low(s, base) >= -at and _low(s, from_) >= -at_src else None
+
+
+def _read(draws: dict[str, Any], draw: str) -> bool:
+    """Whether another draw's expression reads ``draw``."""
+    word = re.compile(rf"\b{re.escape(draw)}\b")
+    return any(word.search(str(d)) for n, d in draws.items() if n != draw)
 
 
 def _low(s: Shapes, draw: str) -> int:
