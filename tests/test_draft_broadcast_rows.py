@@ -4,11 +4,21 @@ row whose clause the generate section leaves out is not counted. Invented pages 
 by hand, no vendor text)."""
 from __future__ import annotations
 
+import numpy as np
 from draft_facts import PRODUCTS, error, param
+from test_draft_rows import _valid_and_broken_alone
 
+from conformance.cases.oracle import explain
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
+from conformance.draft.pack import write_pack
 from conformance.draft.relations import break_free_last
+from conformance.generate.build import broken_cases, build_case
+from conformance.generate.choosers import SeededChooser
+from conformance.generate.dry_run import load_operator
+from conformance.generate.strategies import breaks_only
+from conformance.spec.loader import vocabulary_for
+from conformance.spec.model import SpecSet
 
 INVALID = ("ACLNN_ERR_PARAM_INVALID", 161002)
 FLOATS = ("FLOAT", "FLOAT16")
@@ -35,16 +45,67 @@ def _checkable(d) -> list[bool]:
     return [o.checkable for o in d.draft.outcomes]
 
 
+def _loaded(d, tmp_path):  # noqa: ANN001, ANN202 - a DraftedSpec; (spec, SpecSet)
+    write_pack(tmp_path, [d])
+    vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / f"{d.api}.yaml", vocab)
+    return spec, SpecSet(vocab, {spec.api: spec}, vocab.spec_version, "test")
+
+
 def test_a_pair_beside_the_joint_row_of_its_code_joins_it(vocab):
     rows = ("gradOutput、self和target的shape无法做broadcast。",
             "target的shape和self的shape不满足broadcast关系。")
     d = draft_spec(toy_grad(rows), vocab, "toy: x.md")
     assert _kinds(d, "broadcastable") == [["gradOutput", "self", "target"]]
     assert _checkable(d) == [True, True, True]
-    # a row saying into which shape says more than the joint clause: neither row counts
-    rows = ("gradOutput的shape不能向self或者target做broadcast。", rows[1])
-    d = draft_spec(toy_grad(rows), vocab, "toy: x.md")
-    assert _kinds(d, "broadcastable") == [] and _checkable(d) == [True, False, False]
+
+
+INTO = ("gradOutput的shape不能向self或者target做broadcast。",
+        "target的shape和self的shape不满足broadcast关系。")
+
+
+def test_a_row_saying_into_which_shapes_is_an_expression_over_their_broadcast(vocab, tmp_path):
+    d = draft_spec(toy_grad(INTO), vocab, "toy: x.md")
+    assert _kinds(d, "broadcastable") == [["self", "target"]] and _checkable(d) == [True, True, True]
+    (into,) = [c for c in d.spec["constraints"] if c["kind"] == "expr"]
+    joint = "broadcast(self.shape, target.shape)"
+    assert into["all"] == [f"broadcastable(gradOutput.shape, {joint})",
+                           f"broadcast(gradOutput.shape, self.shape, target.shape) == {joint}"]
+    (pair,) = [c["id"] for c in d.spec["constraints"] if c["kind"] == "broadcastable"]
+    assert into["requires"][-1] == pair and into["break"] == {"gradOutput_shape": {"mode": "incompatible"}}
+    draws = d.spec["generate"]["draws"]
+    assert draws["gradOutput_shape"] == {"sub_broadcast": "broadcast(self_shape, target_shape)",
+                                         "min_rank": 1}
+    _valid_and_broken_alone(d, tmp_path)
+
+
+def _kernel_accepts(shapes: dict[str, tuple[int, ...]]) -> bool:
+    """The vendor kernel's check, written apart from the suite: self and target broadcast to B,
+    and gradOutput broadcasts to B unchanged (numpy's broadcasting, not the spec's expressions)."""
+    try:
+        joint = np.broadcast_shapes(shapes["self"], shapes["target"])
+        return np.broadcast_shapes(shapes["gradOutput"], joint) == joint
+    except ValueError:
+        return False
+
+
+def test_valid_cases_pass_the_kernels_check_and_each_break_fails_it(vocab, tmp_path):
+    """Drawn freely (the draft before broadcast_into.py), a gradOutput larger than self and target
+    made a valid case the kernel refuses: a false finding. Every seeded valid case passes the
+    check; each case breaking a broadcast clause fails it."""
+    d = draft_spec(toy_grad(INTO), vocab, "toy: x.md")
+    spec, specs = _loaded(d, tmp_path)
+    product, dtype = spec.products[0], spec.test_dtypes(spec.products[0])[0]
+    shapes = lambda case: {n: case.args[n].shape for n in ("gradOutput", "self", "target")}  # noqa: E731
+    valid = [build_case(spec, specs.vocabulary, product, dtype, SeededChooser(seed)) for seed in range(300)]
+    assert all(_kernel_accepts(shapes(case)) for case in valid)
+    # (broadcasting is drawn: gradOutput often differs from self)
+    assert sum(shapes(case)["gradOutput"] != shapes(case)["self"] for case in valid) > 30
+    for clause in [c.id for c in spec.constraints if c.kind in ("broadcastable", "expr")]:
+        broken = [k for seed in range(20) for k in broken_cases(spec, specs.vocabulary, product, dtype,
+                                                                 SeededChooser(seed), clause)
+                  if breaks_only(explain(k, specs), clause)]
+        assert broken and not any(_kernel_accepts(shapes(k)) for k in broken), clause
 
 
 def test_the_break_reshapes_a_tensor_no_same_shape_ties(vocab):

@@ -17,6 +17,7 @@ from conformance.draft import (
     array_ranks,
     attr_clauses,
     behaviors,
+    broadcast_into,
     channel_ties,
     conditions,
     dim_clauses,
@@ -154,11 +155,12 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     null_ids = {c["id"]: c["params"] for c in null}
     equal, ev["same_shape"] = norm_ties.split(ctx, ev.get("same_shape", []))
     bcast = relations.relation(ctx, "broadcastable", ev.get("broadcastable", []))
+    bcast, into = broadcast_into.split(ctx, bcast, null_ids)
     built = [*null,
             *table_clauses.dtype_in(ctx, ev.get("dtype_in", []), draft.review),
             *relations.relation(ctx, "same_dtype", ev.get("same_dtype", [])),
             *promotion_clauses.build(ctx, ev.get("promotable", []), ev.get("castable", [])),
-            *bcast,
+            *bcast, *into,
             *relations.broadcast_shapes(ctx, ev.get("expr", []), null_ids, bcast),
             *relations.relation(ctx, "same_shape", ev.get("same_shape", [])),
             *relations.relation(ctx, "same_format", ev.get("same_format", [])),

@@ -11,6 +11,7 @@ is read as the empty-tensor pattern (relations.empty_tensors builds its clause).
 """
 from __future__ import annotations
 
+from conformance.draft.broadcast_into import KEY
 from conformance.draft.context import Clause, Context, Evidence, source
 from conformance.draft.sentence_limits import IDENT
 
@@ -42,7 +43,8 @@ def tie_same_ranks(clauses: list[Clause]) -> list[Clause]:
     (any other rank breaks the tie), and a case breaking the limit must move them together, or it
     breaks the tie too and neither clause can be tested alone. Limits grown alike are joined."""
     broadcasting = {t for c in clauses for t in (c["params"] if c["kind"] == "broadcastable" else
-                                                 [c["_result"], *c["_members"]] if "_result" in c else [])}
+                                                 [c["_result"], *c["_members"]] if "_result" in c else
+                                                 [c[KEY][0], *c[KEY][1]] if KEY in c else [])}
     # a tie reaching a broadcasting tensor (tie_ranks joins a broadcast's operands to the tensors the
     # row names) would give operands one rank they need not share: left out, the row to review
     clauses = [c for c in clauses if not (c.get("_same_rank") and set(c["params"]) & broadcasting)]

@@ -19,7 +19,7 @@ _PART = {"same_dtype": "SAME-DTYPE", "same_shape": "SAME-SHAPE", "same_format": 
 _TRANSITIVE = ("same_dtype", "same_shape", "same_format")
 _INTO = re.compile(r"(?:broadcast|广播)\s*(?:到|至|成)")  # "x不能broadcast至y": x into y's shape
 # "gradOutput的shape不能向self或者target做broadcast": into their shape, more than broadcastable says
-_TOWARDS = re.compile(rf"向.{{0,30}}(?:broadcast|广播)|{_INTO.pattern}")
+TOWARDS = re.compile(rf"向.{{0,30}}(?:broadcast|广播)|{_INTO.pattern}")
 
 
 def _members(ctx: Context, e: Evidence) -> list[str]:
@@ -129,7 +129,7 @@ def _into_supersets(groups: list[tuple[set[str], str, list[Evidence]]]
     out: list[tuple[set[str], str, list[Evidence]]] = []
     for g in sorted(groups, key=lambda g: -len(g[0])):
         home = next((h for h in out if h[1] == g[1] and g[0] <= h[0]
-                     and not any(_TOWARDS.search(e.sentence.text) for e in (*h[2], *g[2]))), None)
+                     and not any(TOWARDS.search(e.sentence.text) for e in (*h[2], *g[2]))), None)
         if home is None:
             out.append(g)
         else:
@@ -267,7 +267,7 @@ def break_free_last(clauses: list[Clause]) -> list[Clause]:
     tied = {p for c in clauses if c["kind"] == "same_shape" for p in c["params"]}
     for c in clauses:
         free = [p for p in c.get("params", []) if p not in tied]
-        towards = any(_TOWARDS.search(e.sentence.text) for e in c.get("_evidence", []))  # (as above)
+        towards = any(TOWARDS.search(e.sentence.text) for e in c.get("_evidence", []))  # (as above)
         if c["kind"] == "broadcastable" and free and c["params"][-1] in tied and not towards:
             c["params"] = [p for p in c["params"] if p != free[-1]] + [free[-1]]
     return clauses

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.draft import broadcast_into
 from conformance.draft.context import Clause, Context
 
 DEFAULT_RANKS = (1, 4)  # a shape's rank range when the page gives none (a guess)
@@ -102,6 +103,7 @@ def _broadcast(s: Shapes, clauses: list[Clause]) -> bool:
         s.draws[name] = {"expr": full} if into else {"sub_broadcast": full, "min_rank": low}
         s.ranges[name] = s.ranges[full] if into else (low, s.ranges[full][1])
         s.of[t] = s.of[rep] = name
+    _into_broadcasts(s, clauses)
     for r, c in results.items():
         if not c["_into"] and s.rep(r) not in s.of:
             operands = ", ".join(dict.fromkeys(s.of[m] for m in c["_members"] if m in s.of))
@@ -110,6 +112,20 @@ def _broadcast(s: Shapes, clauses: list[Clause]) -> bool:
             s.ranges[name] = s.ranges[full]
             s.of[r] = s.of[s.rep(r)] = name
     return True
+
+
+def _into_broadcasts(s: Shapes, clauses: list[Clause]) -> None:
+    """A tensor broadcasting into its targets' broadcast (broadcast_into.py): drawn inside it."""
+    for c in clauses:
+        x, targets = c.get(broadcast_into.KEY, (None, ()))
+        if x is None or s.rep(x) in s.of or not all(t in s.of for t in targets):
+            continue
+        operands = list(dict.fromkeys(s.of[t] for t in targets))
+        name, low = f"{s.rep(x)}_shape", s.ranks(s.members(x))[0]
+        inside = operands[0] if len(operands) == 1 else f"broadcast({', '.join(operands)})"
+        s.draws[name] = {"sub_broadcast": inside, "min_rank": low}
+        s.ranges[name] = (low, s.ranges[s.full][1])
+        s.of[x] = s.of[s.rep(x)] = name
 
 
 def draw_shapes(ctx: Context, clauses: list[Clause]) -> Shapes:
