@@ -132,3 +132,22 @@ def test_a_row_whose_clause_the_generate_section_leaves_out_is_not_counted(vocab
     d = draft_spec(toy_grad(rows, ("shape与target的shape相同。",)), vocab, "toy: x.md")
     exprs = [c for c in d.spec["constraints"] if c["kind"] == "expr"]
     assert exprs == [] and _checkable(d) == [True, True, False]
+
+
+def test_an_output_said_only_to_broadcast_is_drawn_as_the_inputs_broadcast_and_reviewed(vocab, tmp_path):
+    """Drawn inside ``full`` like an input (before shape_draws' held outputs), gradInput was often
+    smaller than the inputs' broadcast: a valid case an elementwise kernel refuses."""
+    rows = ("gradOutput、self和target的shape无法做broadcast。",)
+    d = draft_spec(toy_grad(rows, ("shape需要与gradOutput满足broadcast关系。",)), vocab, "toy: x.md")
+    assert d.spec["generate"]["args"]["gradInput"] == "gradInput_shape"
+    assert d.spec["generate"]["draws"]["gradInput_shape"] == {
+        "expr": "broadcast(gradOutput_shape, self_shape, target_shape)"}
+    guesses = [c["source"]["quote"] for c in d.spec["constraints"] if c["kind"] == "review"]
+    said = "Drafted guess: the page says only that the outputs gradInput broadcast"
+    assert [q for q in guesses if q.startswith(said)]
+    spec, specs = _loaded(d, tmp_path)
+    product, dtype = spec.products[0], spec.test_dtypes(spec.products[0])[0]
+    for seed in range(100):
+        case = build_case(spec, specs.vocabulary, product, dtype, SeededChooser(seed))
+        inputs = [case.args[n].shape for n in ("gradOutput", "self", "target")]
+        assert case.args["gradInput"].shape == np.broadcast_shapes(*inputs)

@@ -135,6 +135,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, where)
     _drop_dangling_requires(clauses)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
+    _review_held(ctx, s.held, review)
     _review_dtype_selectors(ctx, draws, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
     if any(r.noncontiguous for r in ctx.facts.params if r.name in ctx.tensors):
@@ -229,6 +230,14 @@ def _review_dtype_selectors(ctx: Context, draws: dict[str, Any], review: Review)
             review(Sentence(f"Drafted guess: {name} selects a data type; the draft draws each of its "
                             "values whatever dtypes the tensors are drawn in: check the generate "
                             "section", _where(ctx, name)), doc="contract")
+
+
+def _review_held(ctx: Context, held: list[str], review: Review) -> None:
+    if held:
+        review(Sentence(f"Drafted guess: the page says only that the outputs {', '.join(held)} broadcast "
+                        "with the inputs; the draft draws them in the inputs' broadcast shape (a "
+                        "reduction's output has other dims): check the generate section",
+                        _where(ctx, held[0])), doc="contract")
 
 
 def _review_guesses(ctx: Context, tensors: list[str], attrs: list[str], review: Review) -> None:

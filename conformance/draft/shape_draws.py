@@ -30,6 +30,7 @@ class Shapes:
         self.draws: dict[str, dict[str, Any]] = {}
         self.of: dict[str, str] = {}  # tensor → the draw giving its shape
         self.guessed: list[str] = []
+        self.held: list[str] = []  # outputs drawn as their inputs' broadcast (a guess to review)
         self.full: str | None = None  # the broadcasting group's whole shape, if any
         self.ranges: dict[str, tuple[int, int]] = {}  # the rank range of each shape draw
 
@@ -92,8 +93,11 @@ def _broadcast(s: Shapes, clauses: list[Clause]) -> bool:
         return False
     full = s.full = "full" if "full" not in s.ctx.params else "full_shape"
     s.shape_draw(full, group)
+    held = _held_broadcasts(s, group, results)
     for t in group:
         rep = s.rep(t)
+        if t in held:
+            continue
         if rep in s.of:
             s.of[t] = s.of[rep]
             continue
@@ -104,14 +108,37 @@ def _broadcast(s: Shapes, clauses: list[Clause]) -> bool:
         s.ranges[name] = s.ranges[full] if into else (low, s.ranges[full][1])
         s.of[t] = s.of[rep] = name
     _into_broadcasts(s, clauses)
+    for t, inputs in held.items():
+        operands = ", ".join(dict.fromkeys(s.of[i] for i in inputs))
+        _set(s, t, {"expr": f"broadcast({operands})"}, s.ranges[full])
+        s.held.append(t)
     for r, c in results.items():
         if not c["_into"] and s.rep(r) not in s.of:
             operands = ", ".join(dict.fromkeys(s.of[m] for m in c["_members"] if m in s.of))
-            name = f"{s.rep(r)}_shape"
-            s.draws[name] = {"expr": f"broadcast({operands})"} if operands else {"expr": full}
-            s.ranges[name] = s.ranges[full]
-            s.of[r] = s.of[s.rep(r)] = name
+            _set(s, r, {"expr": f"broadcast({operands})"} if operands else {"expr": full}, s.ranges[full])
     return True
+
+
+def _held_broadcasts(s: Shapes, group: list[str], results: dict[str, Clause]) -> dict[str, list[str]]:
+    """Outputs of the broadcasting group sharing no input's shape and holding no broadcast a clause
+    gives ("gradInput: shape需要与gradOutput满足broadcast关系"): each with the group's inputs.
+    Drawn inside ``full`` like an input, an output smaller than the inputs' broadcast made valid
+    cases an elementwise kernel refuses; drawn as their broadcast, and reviewed (a reduction's
+    output, a norm's mean, has other dims)."""
+    held: dict[str, list[str]] = {}
+    for t in group:
+        if t in results or any(s.ctx.params[m]["role"] != "output" for m in s.members(t)):
+            continue
+        inputs = [i for i in group if s.ctx.params[i]["role"] != "output"]
+        if inputs:
+            held[t] = inputs
+    return held
+
+
+def _set(s: Shapes, t: str, draw: dict[str, Any], ranks: tuple[int, int]) -> None:
+    name = f"{s.rep(t)}_shape"
+    s.draws[name], s.ranges[name] = draw, ranks
+    s.of[t] = s.of[s.rep(t)] = name
 
 
 def _into_broadcasts(s: Shapes, clauses: list[Clause]) -> None:
@@ -121,11 +148,9 @@ def _into_broadcasts(s: Shapes, clauses: list[Clause]) -> None:
         if x is None or s.rep(x) in s.of or not all(t in s.of for t in targets):
             continue
         operands = list(dict.fromkeys(s.of[t] for t in targets))
-        name, low = f"{s.rep(x)}_shape", s.ranks(s.members(x))[0]
+        low = s.ranks(s.members(x))[0]
         inside = operands[0] if len(operands) == 1 else f"broadcast({', '.join(operands)})"
-        s.draws[name] = {"sub_broadcast": inside, "min_rank": low}
-        s.ranges[name] = (low, s.ranges[s.full][1])
-        s.of[x] = s.of[s.rep(x)] = name
+        _set(s, x, {"sub_broadcast": inside, "min_rank": low}, (low, s.ranges[s.full][1]))
 
 
 def draw_shapes(ctx: Context, clauses: list[Clause]) -> Shapes:
