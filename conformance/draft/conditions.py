@@ -7,7 +7,8 @@ known, into an expression of one of a few exact shapes (a bool attribute true or
 of a bool array true or false, an int or string attribute equal to one of the values its row gives,
 a tensor given (or, for a channel tie on it, "不为空"), a tensor's dtype: dtype_conditions.py) and
 writes one ``expr`` clause ``not (COND) or BODY`` per sentence, for the bodies an expression states
-exactly (a null pointer, an attribute's sign, two shapes that differ). Anything else (a condition on a rank, a
+exactly (a null pointer, an attribute's sign, two shapes that differ, an output's
+broadcast shape or 0-d: reduced_outputs.py). Anything else (a condition on a rank, a
 pronoun "其", a body naming two properties, a body on a dtype) is no clause: the sentence stays
 for review. How such a clause is broken (the condition made true, the body false):
 conditional_breaks.py.
@@ -18,7 +19,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from conformance.draft import channel_ties, conditional_tables, dtype_conditions
+from conformance.draft import channel_ties, conditional_tables, dtype_conditions, reduced_outputs
 from conformance.draft.condition_phrasings import BARE_WHEN, FLAG_AND, GIVEN, is_conditional
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.list_kinds import quoted_values
@@ -48,9 +49,9 @@ _NOT_EMPTY = rx(rf"^(?P<name>{NAME})\s*不为空$")
 # a body naming two properties ("数据类型或shape不一致") says more than the one its pattern reads
 _PROPERTIES = (r"数据类型|dtype", r"shape|形状", r"格式|format", r"维", r"空指针|nullptr", r"元素",
                r"取值|值")
-_BODY_KINDS = ("not_null", "sign", "same_shape", "channel")
+_BODY_KINDS = ("not_null", "sign", "same_shape", "channel", "expr", "rank_in")
 # the words a body may write beside names ("channel", "size", "C": a channel-axis body's)
-_WORDS = {"shape", "dtype", "tensor", "nullptr", "null", "channel", "size", "c"}
+_WORDS = {"shape", "dtype", "tensor", "nullptr", "null", "channel", "size", "c", "broadcast"}
 # "antiquantOffsetOptional存在输入时，shape与antiquantScale不相同": the given tensor is the subject
 _NO_SUBJECT = rx(r"^shape\s*(?:与|和)")
 
@@ -82,6 +83,8 @@ def read(text: str, names: Collection[str]) -> Match | None:
     found = match(body, names)
     table = found is not None and conditional_tables.reads(found.kinds, body)
     if found is None or not table and (len(found.kinds) != 1 or found.kinds[0] not in _BODY_KINDS):
+        return None
+    if not table and not reduced_outputs.reads(found.kinds[0], found.limits):  # (of expr, rank_in)
         return None
     said = [p for p in _PROPERTIES if re.search(p, body, re.IGNORECASE)]
     if len(said) > 1 and not (table and set(said) <= {_PROPERTIES[0], _PROPERTIES[2]}):
@@ -221,6 +224,8 @@ def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict
         return [f"{number} {'>' if positive else '>='} 0"], {"sign": (name, positive), "bad": {name: bad}}
     if kind == "channel":  # (channel_ties.py: which axis, and the tie's expressions)
         return channel_ties.body(ctx, e)
+    if kind in ("expr", "rank_in"):  # an output's shape (reduced_outputs.py)
+        return reduced_outputs.body(ctx, kind, names, e.limits)
     if kind == "same_shape" and len(names) >= 2 and set(kinds.values()) == {"tensor"}:
         first = names[0]  # the given tensor, when the condition names one, is the one perturbed;
         outputs = [n for n in names if ctx.params[n]["role"] == "output"]  # else an output (an input

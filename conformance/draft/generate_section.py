@@ -31,6 +31,7 @@ from conformance.draft import (
     order_clauses,
     pads,
     rank_ties,
+    reduced_outputs,
     value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible, reading
@@ -132,6 +133,8 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_dims.zero_at(s.of, s.draws, clauses, review)
     pads.spare_padded_dims(s, clauses)
     distinct_clauses.axis_breaks(s.of, clauses, _draw)
+    s.guessed = [t for t in s.guessed if t not in reduced_outputs.resolve(s, draws, args, clauses, review,
+                                                                          _draw, where)]
     conditional_breaks.resolve(ctx, s, draws, args, clauses, review, _draw, where)
     _drop_dangling_requires(clauses)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
