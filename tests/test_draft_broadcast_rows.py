@@ -151,3 +151,20 @@ def test_an_output_said_only_to_broadcast_is_drawn_as_the_inputs_broadcast_and_r
         case = build_case(spec, specs.vocabulary, product, dtype, SeededChooser(seed))
         inputs = [case.args[n].shape for n in ("gradOutput", "self", "target")]
         assert case.args["gradInput"].shape == np.broadcast_shapes(*inputs)
+
+
+def test_a_tensor_written_in_place_keeps_its_own_broadcasting_draw(vocab):
+    """selfRef is read too (its shape is given): not an output to draw from the others."""
+    from dataclasses import replace
+
+    rows = ("gradOutput、self和target的shape无法做broadcast。",)
+    facts = toy_grad(rows, ("shape需要与gradOutput满足broadcast关系。",))
+    renamed = replace(facts, prototype=tuple(replace(p, name="gradInputRef") if p.name == "gradInput" else p
+                                             for p in facts.prototype),
+                      params=tuple(replace(r, name="gradInputRef", reads=True) if r.name == "gradInput" else r
+                                   for r in facts.params))
+    d = draft_spec(renamed, vocab, "toy: x.md")
+    assert d.spec["params"]["gradInputRef"]["role"] == "inout"
+    assert d.spec["generate"]["draws"][d.spec["generate"]["args"]["gradInputRef"]] == {
+        "sub_broadcast": "full", "min_rank": 1}
+    assert not [c for c in d.spec["constraints"] if "broadcast with the inputs" in c["source"]["quote"]]
