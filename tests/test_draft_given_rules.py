@@ -41,3 +41,43 @@ def test_not_empty_is_given_only_for_a_channel_tie_on_that_tensor():
     assert dtype is not None and _not_empty(ctx, SimpleNamespace(limits=dtype.limits)) is None
     other = {**tie.limits, "condition": "input不为空"}  # the tie is on another tensor
     assert _not_empty(ctx, SimpleNamespace(limits=other)) is None
+
+
+def _page(rows: tuple[str, ...], usage: dict[str, tuple[str, ...]] | None = None):  # noqa: ANN202
+    """aclnnToyNorm(input, scale, offsetOptional, runningMeanOptional, out): float tensors, the
+    optional ones optional, a null row and ``rows``."""
+    from draft_facts import FLOATS, PRODUCTS, error, param
+
+    from conformance.draft.facts import PageFacts, PrototypeParam
+
+    names = ("input", "scale", "offsetOptional", "runningMeanOptional", "out")
+    proto = tuple(PrototypeParam(n, "aclTensor*", const=n != "out", optional=n.endswith("Optional"))
+                  for n in names)
+    layouts = ("NC", "NCL", "NCHW")  # (each puts the channel axis at 1)
+    params = tuple(param(n, i + 1, direction="output" if n == "out" else "input", dtypes=FLOATS,
+                         rank=(2, 4) if n in ("input", "out") else (1, 1), usage=(usage or {}).get(n, ()),
+                         formats=layouts if n in ("input", "out") else ("ND",))
+                   for i, n in enumerate(names))
+    errors = (error("ACLNN_ERR_PARAM_NULLPTR", 161001, "传入的input、scale或out是空指针。", 1),
+              *(error("ACLNN_ERR_PARAM_INVALID", 161002, text, 2 + i) for i, text in enumerate(rows)))
+    return PageFacts("aclnnToyNorm", "toy/docs/aclnnToyNorm.md", PRODUCTS[:1], proto, params, errors,
+                     deterministic=None)
+
+
+def test_the_given_readings_draft_clauses_valid_cases_keep_and_a_case_breaks_alone(vocab, tmp_path):
+    """Each reading, in a whole draft: the clause is kept (valid draws honour it, a case breaks it
+    and no other: what a run needs), and says what the row says."""
+    from test_draft_rows import _valid_and_broken_alone
+
+    from conformance.draft.emit import draft_spec
+
+    rows = ("offsetOptional存在输入时，shape与scale不相同。",
+            "当runningMeanOptional不为空时，runningMeanOptional的size与input的channel轴不一致。")
+    d = draft_spec(_page(rows, {"out": ("shape与input一致。",), "offsetOptional": ("shape与scale一致。",)}),
+                   vocab, "toy: x.md")
+    exprs = [c["all"] for c in d.spec["constraints"] if c["kind"] == "expr"]
+    assert ["not (present(offsetOptional)) or scale.shape == offsetOptional.shape"] in exprs
+    assert any(all(t.startswith("not (present(runningMeanOptional)) or ") for t in e) and
+               any("runningMeanOptional" in t and "input.shape[1]" in t for t in e) for e in exprs), exprs
+    assert [o.checkable for o in d.draft.outcomes] == [True, True, True]
+    _valid_and_broken_alone(d, tmp_path)
