@@ -256,3 +256,23 @@ def test_the_minus_r_to_r_minus_1_range_reads_as_a_dimension_range(text: str) ->
 def test_a_note_saying_xu_or_ying_is_left_for_a_person(text: str, flagged: bool) -> None:
     from conformance.draft.usage import looks_like_constraint
     assert looks_like_constraint(text) is flagged
+
+
+@pytest.mark.parametrize("text", [
+    "根据池化语义推算的out的shape与传入的shape不一致",  # the pooled shape, not self's
+    "按池化语义得到的输出shape与接口传入的out不同",
+    "out的shape不等于self根据mode拆分后的shape",  # a split of self: part of its shape
+])
+def test_a_shape_computed_from_another_is_not_that_shape(text: str) -> None:
+    """Read as same_shape(self, out), valid cases drew out with self's shape and breaks expected
+    any other refused: both false findings against a pooling or splitting kernel."""
+    found = match(text, ["self", "out", "mode"])
+    assert found is None or found.pattern != "shapes differ"
+    d = _drafted(text)
+    assert not [c for c in d.spec["constraints"]
+                if c["kind"] == "same_shape" and c["source"]["quote"] == text]
+
+
+@pytest.mark.parametrize("text", ["self和out的shape不一致", "传入的计算输入的shape不一致"])
+def test_plain_shape_rows_still_read(text: str) -> None:
+    assert match(text, ["self", "out"]).pattern == "shapes differ"

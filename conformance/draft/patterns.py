@@ -153,7 +153,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("shapes differ", ("same_shape",),
             rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}|{NOT_IDENTICAL.pattern}|{SHAPE_WITH.pattern}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
-            exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘")),
+            # "根据最大池化语义计算的output shape与指定shape不一致", "out的shape不等于self根据dim拆分后的
+            # shape": a shape computed from another, not that one (read as equal: a false finding)
+            exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘|根据|语义|拆分")),
     Pattern("dimension range by letter", ("dim_range",), dr.LETTER_RANGE, ("[-N", "N-1", "N表示"),
             "dims超过[-N, N-1] (N表示self的维度)。", limits=dr.letter_range_limits),
     Pattern("dimension out of its range", ("dim_range",), dr.DOCUMENTED, ("指定的维度", "合法范围"),
