@@ -17,9 +17,9 @@ from conformance.draft.sentence_limits import Limits, rx
 from conformance.draft.words import DIFFER, NAME, NAMES
 
 #: The words naming a tensor's element count (its "shape size": the product of its shape).
-ELEMENTS = r"(?:元素个数|元素数量|元素数|shape\s*size|ShapeSize)"
+ELEMENTS = r"(?:元素个数|元素数量|元素数|shape\s*size|shape\s*大小|ShapeSize)"
 _END = r"\s*[。.]?$"
-_ONE = rx(rf"^(?:参数|输入)?\s*{NAMES}\s*的?\s*{ELEMENTS}\s*(?:不为|不等于|不是|!=)\s*1{_END}|"
+_ONE = rx(rf"^(?:参数|输入)?\s*{NAMES}\s*的?\s*{ELEMENTS}\s*(?:不为|不等于|不是|!=)\s*1\s*时?{_END}|"
           rf"^(?:参数|输入)?\s*{NAMES}\s*不是\s*(?:1\s*个元素的|单元素)\s*(?:标量)?\s*(?:tensor|张量)\s*"
           rf"(?:[（(]\s*{ELEMENTS}\s*!=\s*1\s*[)）])?{_END}")
 _SAME = rx(rf"^(?:参数|输入)?\s*(?P<a>{NAME})\s*(?:和|与|、)\s*(?P<b>{NAME})\s*的\s*{ELEMENTS}\s*"

@@ -153,9 +153,13 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("shapes differ", ("same_shape",),
             rx(rf"(?:shape|形状|数据形状).{{0,8}}{DIFFER}|{NOT_IDENTICAL.pattern}|{SHAPE_WITH.pattern}"),
             ("shape", "不一致", "不同"), "self和out的shape不一致。",
-            # "根据最大池化语义计算的output shape与指定shape不一致", "out的shape不等于self根据dim拆分后的
-            # shape": a shape computed from another, not that one (read as equal: a false finding)
-            exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘|根据|语义|拆分")),
+            # not equal shapes (each read so made false findings): "根据最大池化语义计算的output shape与
+            # 指定shape不一致", "out的shape不等于self根据dim拆分后的shape" (a shape computed from another);
+            # "x、scale、out的shape与参数说明中不一致", "多个输入tensor之间的shape信息不匹配" (each its
+            # own); "gradOutput、self和out的shape不匹配" (three or more "not matching": compatible, as
+            # a pooled gradOutput is with self; two, "self和out的shape不匹配", are equal)
+            exclude=rx(r"broadcast|维|元素|size|轴|长度|推导|@|乘|根据|语义|拆分|参数说明|接口要求|信息|"
+                       r"、[^。]*不匹配")),
     Pattern("dimension range by letter", ("dim_range",), dr.LETTER_RANGE, ("[-N", "N-1", "N表示"),
             "dims超过[-N, N-1] (N表示self的维度)。", limits=dr.letter_range_limits),
     Pattern("dimension out of its range", ("dim_range",), dr.DOCUMENTED, ("指定的维度", "合法范围"),
