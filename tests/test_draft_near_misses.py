@@ -306,3 +306,23 @@ def test_a_shape_row_on_every_input_leaves_out_the_tensors_pinned_to_one_element
     assert draws[args["lr"]] == draws[args["beta"]] == {"expr": "[1]"}
     assert [o.checkable for o in d.draft.outcomes] == [True, True, True]
     _valid_and_broken_alone(d, tmp_path)
+
+
+def test_a_dtype_row_on_every_tensor_leaves_out_those_listed_with_other_dtypes(tmp_path) -> None:
+    """"如果传入参数类型为aclTensor，数据类型不同" over an INT64 lengths tensor beside float ones:
+    read over it, valid cases drew the lengths as floats (a kernel refuses them)."""
+    from test_draft_rows import _valid_and_broken_alone
+
+    names = ("input", "hx", "lengths", "out")
+    proto = tuple(PrototypeParam(n, "aclTensor*", const=n != "out", optional=False) for n in names)
+    params = tuple(param(n, i + 1, dtypes=("INT64",) if n == "lengths" else ("FLOAT", "FLOAT16"),
+                         direction="output" if n == "out" else "input") for i, n in enumerate(names))
+    rows = ("如果传入参数类型为aclTensor，数据类型不同",
+            "如果传入参数类型为aclTensor，数据类型不在支持的范围之内")
+    errors = tuple(error(INVALID, 161002, text, i + 1) for i, text in enumerate(rows))
+    facts = PageFacts("aclnnToyRnn", "toy/docs/aclnnToyRnn.md", PRODUCTS[:1], proto, params, errors,
+                      deterministic=None)
+    d = draft_spec(facts, VOCAB, "toy: x.md")
+    same = [c["params"] for c in d.spec["constraints"] if c["kind"] == "same_dtype"]
+    assert same == [["input", "hx", "out"]]
+    _valid_and_broken_alone(d, tmp_path)

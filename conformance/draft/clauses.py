@@ -38,6 +38,7 @@ from conformance.draft import (
     promotion_clauses,
     rank_ties,
     relations,
+    scope_all,
     shape_notes,
     table_clauses,
     value_rows,
@@ -201,7 +202,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     shape_notes.relink(built, origin)
     list_sizes.link(built, list(dict.fromkeys(origin.values())))
     # rank limits over shape groups, then over same-rank rows' tensors (and tidied again)
-    built = relations.break_free_last(relations.unpinned(built))
+    built = relations.break_free_last(scope_all.unpinned(ctx, built))
     ranks = dim_clauses.free_first(
         merges.tie_ranks(ctx, dim_clauses.tie_same_ranks(merges.tie_ranks(ctx, built))))
     return joined_parts.link(_value_dtypes(merges.tie_dtypes(ranks)), _JOINED)

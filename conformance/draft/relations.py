@@ -273,22 +273,5 @@ def break_free_last(clauses: list[Clause]) -> list[Clause]:
     return clauses
 
 
-def unpinned(clauses: list[Clause]) -> list[Clause]:
-    """A shape row on every tensor ("传入的计算输入的shape不一致时") says nothing of the tensors a
-    row pins to one element ("lr、beta1的shape大小不为1时"): read over them, valid cases drew lr with
-    var's shape, which the kernel refuses. Such a same_shape clause leaves them out (gone with
-    fewer than two tensors left)."""
-    pinned = {t for c in clauses if c.get("_numel", ((), 0))[1] == 1 for t in c["_numel"][0]}
-    out = []
-    for c in clauses:
-        if c["kind"] == "same_shape" and pinned & set(c["params"]) and c.get("_evidence") \
-                and all(e.limits.get("scope") == "all" for e in c["_evidence"]):
-            c["params"] = [p for p in c["params"] if p not in pinned]
-            if len(c["params"]) < 2:
-                continue
-        out.append(c)
-    return out
-
-
 def flatten(groups: Iterable[list[Clause]]) -> list[Clause]:
     return [c for g in groups for c in g]
