@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance.draft.context import Clause, Context, expressible
 from conformance.draft.facts import Review, Sentence
+from conformance.draft.relations import covering_broadcasts
 from conformance.draft.shape_draws import Shapes
 
 KEY = "reduced"  # in a conditional clause's info: the output whose shape the body gives
@@ -81,8 +82,8 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses: lis
 def _require_broadcastable(c: Clause, clauses: list[Clause]) -> None:
     """A broadcast body is not evaluated where the operands do not broadcast (their own clause
     says that; ``broadcast()`` of them has no value)."""
-    operands = set(c["_conditional"].get("operands", ()))
-    covering = [d["id"] for d in clauses if d["kind"] == "broadcastable" and set(d["params"]) >= operands]
+    operands = c["_conditional"].get("operands", ())
+    covering = covering_broadcasts(clauses, operands)
     if len(operands) > 1 and covering:
         c["requires"] = list(dict.fromkeys([*c.get("requires", []), covering[0]]))
 

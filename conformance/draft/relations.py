@@ -191,12 +191,18 @@ def _broadcast_clause(ctx: Context, result: str, others: list[str], into: bool,
             else f"{result}.shape == broadcast({shapes})")
     operands = [*others, result] if into else others
     requires = [cid for cid, params in null_ids.items() if set(params) & {result, *others}]
-    covering = [c["id"] for c in bcast if set(c["params"]) >= set(operands)]
+    covering = covering_broadcasts(bcast, operands)
     if len(operands) > 1 and not covering:  # broadcast() of shapes that do not broadcast raises
         text = f"not broadcastable({', '.join(f'{n}.shape' for n in operands)}) or {text}"
     return {"id": ctx.new_id("EXPR"), "kind": "expr", "requires": requires + covering[:1],
             "all": [text], "_break": ("incompatible", others[0]) if into else ("perturb", result),
             "_result": result, "_members": others, "_into": into}
+
+
+def covering_broadcasts(clauses: list[Clause], operands: Iterable[str]) -> list[str]:
+    """The ids of the broadcastable clauses over (at least) ``operands``: where they are broken,
+    ``broadcast()`` of the operands has no value, so a clause reading it requires one of them."""
+    return [c["id"] for c in clauses if c["kind"] == "broadcastable" and set(c["params"]) >= set(operands)]
 
 
 def empty_tensors(ctx: Context, null_ids: dict[str, list[str]], evidence: list[Evidence]) -> list[Clause]:
