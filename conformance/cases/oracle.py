@@ -92,7 +92,7 @@ def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
     known = _MEMO.get(key) if key is not None else None
     if known is not None and known[0] is spec:
         return known[1]
-    expectation = _expectation(spec, case.product, _Evaluator(spec, names, case.product).run())
+    expectation = judge_metas(spec, case.product, names)
     if key is not None:
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
@@ -105,6 +105,14 @@ def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
 #: the answer depends only on the spec, the product and the arguments' metadata (oracle_memo.py).
 _MEMO: dict[tuple[Any, ...], tuple[OperatorSpec, Expectation]] = {}
 _MEMO_SIZE = 4096
+
+
+def judge_metas(spec: OperatorSpec, product: str, names: dict[str, Any], partial: bool = False
+                ) -> Expectation:
+    """What ``spec`` promises on ``product`` for arguments given as metadata (``arg_metas``).
+    ``partial``: some arguments are unknown (a vendor's case file lists inputs only), so a clause
+    that cannot be evaluated without them is skipped instead of being a spec error."""
+    return _expectation(spec, product, _Evaluator(spec, names, product, partial).run())
 
 
 def _expectation(spec: OperatorSpec, product: str, broken: list[tuple[Constraint, str]]) -> Expectation:
@@ -127,8 +135,8 @@ def _expectation(spec: OperatorSpec, product: str, broken: list[tuple[Constraint
 class _Evaluator:
     """Evaluates every predicate clause once, after the clauses it ``requires``."""
 
-    def __init__(self, spec: OperatorSpec, names: dict[str, Any], product: str) -> None:
-        self.spec, self.names, self.product = spec, names, product
+    def __init__(self, spec: OperatorSpec, names: dict[str, Any], product: str, partial: bool) -> None:
+        self.spec, self.names, self.product, self.partial = spec, names, product, partial
         self.by_id = {c.id: c for c in spec.constraints}
         self.result: dict[str, list[str] | None] = {}  # None: skipped (a requirement failed)
 
@@ -151,12 +159,14 @@ class _Evaluator:
         self.result[c.id] = self._predicate(c) if ok else None
         return self.result[c.id]
 
-    def _predicate(self, c: Constraint) -> list[str]:
+    def _predicate(self, c: Constraint) -> list[str] | None:
         try:
             if c.only_if is not None and not c.only_if.evaluate(self.names):
                 return []  # (the clause speaks only where its condition holds)
             return PREDICATES[c.kind](c, self.names, self.product)
         except ExprError as exc:
+            if self.partial:
+                return None  # (skipped, as when a requirement fails)
             raise SpecError(f"constraint {c.id} cannot be evaluated for this case ({exc}); list the "
                             "clauses it depends on under 'requires'", file=self.spec.file,
                             line=c.line) from None
