@@ -20,6 +20,7 @@ from conformance.draft import (
     distinct_clauses,
     empty_breaks,
     empty_dims,
+    forward_shapes,
     index_draws,
     kernel_pads,
     list_counts,
@@ -139,6 +140,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _drop_dangling_requires(clauses)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     _review_held(ctx, s.held, review)
+    forward_shapes.review_pairs(ctx, s.forward, review, _where)
     _review_dtype_selectors(ctx, draws, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
     if any(r.noncontiguous for r in ctx.facts.params if r.name in ctx.tensors):

@@ -147,7 +147,9 @@ PATTERNS: tuple[Pattern, ...] = (
             limits=broadcast_result),
     Pattern("cannot broadcast", ("broadcastable",),
             rx(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
-            ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。", exclude=rx(r"@|乘")),
+            ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。",
+            # "batch1和batch2的第一维度不相等或不能做broadcast操作": one dimension's, not the shapes'
+            exclude=rx(r"@|乘|第.{1,3}(?:个)?维")),
     Pattern("vague shape", ("shape_note",), VAGUE_SHAPE, ("shape", "不满足", "约束"),
             "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),

@@ -53,7 +53,8 @@ _RANK_MIN = rx(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数
 _RANK_MIN_EQ = rx(r"(?:维度|维数)\s*小于等于\s*(\d+)(?!\d)|小于等于\s*(\d+)\s*维")
 _RANK_MAX_EQ = rx(r"(?:维度|维数)\s*大于等于\s*(\d+)(?!\d)|大于等于\s*(\d+)\s*维")
 _BOUND_WORD = re.compile(r"大于|小于|超过|超出|少于|多于|高于|低于")
-_RANK_RANGE = rx(r"不在\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
+# "index不为0-1维": a range after 不为 too (read as a set, it was [0]: a false finding on rank 1)
+_RANK_RANGE = rx(r"(?:不在|不为|不是|非)\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
 # "不是3维且不是4维": neither, so either is allowed
 # "target非3维tensor", "gamma/beta的维度非1": 非 the same word
 _RANK_SET = rx(r"(?:不(?:是|为|等于)|非)\s*"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.draft import broadcast_into
+from conformance.draft import broadcast_into, forward_shapes
 from conformance.draft.context import IN_PLACE, Clause, Context
 
 DEFAULT_RANKS = (1, 4)  # a shape's rank range when the page gives none (a guess)
@@ -27,6 +27,10 @@ class Shapes:
             if c["kind"] == "same_shape":
                 for p in c["params"][1:]:
                     self.parent[self.rep(p)] = self.rep(c["params"][0])
+        self.forward = forward_shapes.pairs(ctx)  # (gradient, forward input): one draw, a guess
+        for grad, forward_input in self.forward:
+            if self.rep(grad) != self.rep(forward_input):
+                self.parent[self.rep(grad)] = self.rep(forward_input)
         self.draws: dict[str, dict[str, Any]] = {}
         self.of: dict[str, str] = {}  # tensor → the draw giving its shape
         self.guessed: list[str] = []

@@ -21,11 +21,17 @@ _CONTINUATION = re.compile(r"^(?:小于|大于|超过|不等于|不为|不是|�
 # a part naming no parameter that is about the ones before ("或两者数据类型不一致", "或broadcast后的shape…")
 _BEFORE = re.compile(r"^(?:两者|二者|其|推导后|broadcast后)")
 _WHOLE = frozenset({"half a dimension"})
+# "gradOutput与indices的shape不一致，self和gradInput的shape不一致": two ties, each of its own pair (read
+# whole, one tie over the four made false findings: a pooled gradOutput is smaller than self)
+_COMMA = re.compile(r"[，,]")
+_TIES = frozenset({"same_shape", "same_dtype", "same_format"})
 
 
 def part_readings(text: str, found: Match, names: Collection[str], matcher: Matcher) -> list[Match] | None:
     """None: ``found`` reads ``text`` whole; else the reading of each comma-or part, or [] where a
     part is read by no pattern (or names nothing and refers to nothing before it)."""
+    if (ties := _tie_parts(text, found, names, matcher)) is not None:
+        return ties
     parts = [p.strip() for p in _PARTS.split(text) if p.strip()]
     if len(parts) < 2 or " or " in found.pattern or found.pattern in _WHOLE:
         return None
@@ -47,7 +53,25 @@ def part_readings(text: str, found: Match, names: Collection[str], matcher: Matc
         else readings
 
 
+def _tie_parts(text: str, found: Match, names: Collection[str], matcher: Matcher) -> list[Match] | None:
+    """The ties of a sentence stating one per comma part, each part naming two tensors or more and
+    not all the same ones; None for any other sentence."""
+    if not set(found.kinds) <= _TIES:
+        return None
+    parts = [p.strip() for p in _COMMA.split(text) if p.strip()]
+    readings = [matcher(p, names) for p in parts]
+    if len(parts) < 2 or any(m is None or m.pattern != found.pattern or len(m.params) < 2 for m in readings):
+        return None
+    return readings if _separate(readings) else None
+
+
+def _separate(readings: list[Match]) -> bool:
+    return len({frozenset(m.params) for m in readings}) > 1
+
+
 def _same(readings: list[Match], found: Match) -> bool:
-    """Whether the whole reading already says what the parts do (one kind, the same parameters)."""
+    """Whether the whole reading already says what the parts do (one kind, the same parameters;
+    ties of different tensors are not one tie)."""
     return all(m.pattern == found.pattern for m in readings) and \
-        {p for m in readings for p in m.params} <= set(found.params)
+        {p for m in readings for p in m.params} <= set(found.params) and \
+        not (set(found.kinds) <= _TIES and _separate(readings))
