@@ -143,7 +143,7 @@ def test_a_float_attribute_is_passed_as_a_c_float(backend):
     (MSE, mse_args([1.0, 2.0], [1.0, 2.0, 3.0], [1.0], 0, (3,))),  # MSE-BCAST
     (MSE, mse_args([1.0], [1.0], [1.0], 0, (1,), np.float64)),  # MSE-DTYPE-OUT (unspecified: rejected)
     (MSE, mse_args(np.ones([1] * 9), [1.0], [1.0], 0, [1] * 9)),  # MSE-RANK
-    (SL1, sl1_args(1.0, [1.0], [1.0], 0, 1.0, (1,))),  # SL1-RANK: 0-d gradOut is an error here
+    (SL1, sl1_args(1.0, [1.0], [1.0], 0, 1.0, (1,))),  # SL1-ZERO-DIM (unspecified: rejected here)
     (SL1, sl1_args([1.0], [1.0], [1.0], 3, 1.0, (1,))),  # SL1-REDUCTION
 ], ids=["pad-len", "pad-limit-1d", "rank-4", "empty-c", "pad-bf16", "shape-out", "reduction", "bcast",
         "out-double", "rank-9", "sl1-0d", "sl1-reduction"])

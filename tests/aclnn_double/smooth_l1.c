@@ -51,7 +51,7 @@ static aclnnStatus check(const aclTensor *const t[4], int64_t reduction, float b
     for (uint64_t k = 0; k < rb; k++)
         if (t[OUT]->dims[k] != b[k])
             return ACLNN_ERR_PARAM_INVALID;
-    /* SL1-RANK: 1-8 dims, both ends an error on this page */
+    /* SL1-RANK: at most 8 dims; SL1-ZERO-DIM (unspecified): 0-d refused here */
     for (int i = 0; i < 4; i++)
         if (t[i]->rank < 1 || t[i]->rank > MAX_RANK)
             return ACLNN_ERR_PARAM_INVALID;
