@@ -31,9 +31,6 @@ from conformance.spec.model import OperatorSpec
 from conformance.spec.values import Scalar, TensorList
 from conformance.spec.vocabulary import Vocabulary
 
-#: The case files' short dtype names the vocabulary does not list as aliases.
-SHORT_DTYPES = {"fp32": "FLOAT", "fp16": "FLOAT16", "bf16": "BFLOAT16", "fp64": "DOUBLE",
-                "double": "DOUBLE"}
 #: Suffixes the case files drop from the documents' parameter names (``selfRef`` → ``self``).
 NAME_SUFFIXES = ("optional", "ref")
 
@@ -41,10 +38,11 @@ NAME_SUFFIXES = ("optional", "ref")
 def placeholder(entry: dict[str, Any], optional: bool = False) -> bool:
     """A tensor the harness fills in itself or passes as null: shape [0, 0] (DeepNormGrad's mean
     and rstd, which its forward computes), a BOOL of shape [] (QuantMatmulV4's absent offset), or
-    any of shape [] for an optional parameter (FusedLinearCrossEntropyLossGrad's logitsMaxOptional)."""
+    any of shape [] for an optional parameter (FusedLinearCrossEntropyLossGrad's logitsMaxOptional);
+    and one with no shape at all (DequantSwigluQuantV2's bias: not passed)."""
     shape = entry.get("shape")
-    return entry.get("type") == "tensor" and (
-        shape == [0, 0] or (shape == [] and (optional or entry.get("dtype") == "bool")))
+    return entry.get("type") == "tensor" and (shape is None or shape == [0, 0] or (
+        shape == [] and (optional or entry.get("dtype") == "bool")))
 
 
 class Unreplayable(Exception):
@@ -60,7 +58,7 @@ def _key(name: str) -> str:
 
 
 def _dtype(vocab: Vocabulary, name: Any) -> str:
-    found = SHORT_DTYPES.get(str(name)) or vocab.dtype(name)
+    found = vocab.dtype(name)  # (fp32, bf16, …: the vocabulary's aliases, in any case)
     if found is None:
         raise Unreplayable(f"dtype {name!r}")
     return found
@@ -79,6 +77,8 @@ def _first(value: Any) -> Any:
 
 def _tensor(vocab: Vocabulary, entry: dict[str, Any]) -> TensorMeta:
     shape = entry.get("shape")
+    if entry.get("type") not in ("tensor", "tensors", "tensor_tuple"):  # (attr: a list it makes one of)
+        raise Unreplayable(f"a tensor given as {entry.get('type')} {entry.get('dtype')}")
     if not isinstance(shape, list) or not all(isinstance(d, int) for d in shape):
         raise Unreplayable(f"shape {shape!r}")
     fmt = entry.get("format") or entry.get("formate") or "ND"  # (a list: one per run, the first)

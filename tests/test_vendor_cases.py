@@ -70,6 +70,7 @@ def test_placeholders_are_left_out(specs) -> None:
     assert bench.placeholder(tensor("offset", [], "bool"))
     assert not bench.placeholder(tensor("offset", [0, 3]))
     assert bench.placeholder(tensor("logitsMaxOptional", []), optional=True)
+    assert bench.placeholder({**tensor("bias", []), "shape": None})
     assert not bench.placeholder(tensor("logitsMax", []))  # a 0-d tensor where one is required
 
 
