@@ -36,9 +36,8 @@ def test_the_oracle_remembers_per_argument_kind(specs):
     assert oracle.explain(valid, specs) is oracle.explain(kl_case(reduction=1), specs)
     assert memo_key(specs.operator(valid.api), "atlas-a2", valid.args) != \
         memo_key(specs.operator(odd.api), "atlas-a2", odd.args)
-    assert oracle.explain(odd, specs).expected == oracle._expectation(
-        specs.operator(odd.api), "atlas-a2",
-        oracle._Evaluator(specs.operator(odd.api), oracle.arg_metas(odd, specs), "atlas-a2").run()).expected
+    assert oracle.explain(odd, specs).expected == oracle.judge_metas(
+        specs.operator(odd.api), "atlas-a2", oracle.arg_metas(odd, specs)).expected
 
 
 def test_a_reference_function_answers_again_only_for_other_values(specs, monkeypatch):
