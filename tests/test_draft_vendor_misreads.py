@@ -18,14 +18,21 @@ from conformance.draft.usage import relations
 POOL = ("gradOutput", "self", "indices", "gradInput")
 
 
+ARRAYS = ("kernelSize", "stride", "padding", "dilation")
+
+
 def _pool_backward(*rows: str, grad_note: str = "和正向的输出shape一致。",
                    self_note: str = "正向的输入数据。"):  # noqa: ANN202 - a DraftedSpec
-    proto = tuple(PrototypeParam(n, "aclTensor*", const=n != "gradInput", optional=False) for n in POOL)
+    names = (*POOL[:3], *ARRAYS, POOL[3])
+    proto = tuple(PrototypeParam(n, "aclIntArray*" if n in ARRAYS else "aclTensor*", const=n != "gradInput",
+                                 optional=False) for n in names)
     notes = {"gradOutput": (grad_note,), "self": (self_note,), "indices": ("shape与gradOutput一致。",),
              "gradInput": ("shape与self保持一致。",)}
-    params = tuple(param(n, i + 1, dtypes=("INT32",) if n == "indices" else ("FLOAT",), rank=(4, 4),
+    params = tuple(param(n, i + 1, dtypes=("INT64",), formats=(), rank=None, noncontiguous=None)
+                   if n in ARRAYS else
+                   param(n, i + 1, dtypes=("INT32",) if n == "indices" else ("FLOAT",), rank=(4, 4),
                          usage=notes[n], direction="output" if n == "gradInput" else "input")
-                   for i, n in enumerate(POOL))
+                   for i, n in enumerate(names))
     errors = (error(NULLS, 161001, "传入的gradOutput、self、indices或gradInput是空指针。", 1),
               *(error(INVALID, 161002, text, i + 2) for i, text in enumerate(rows)))
     facts = PageFacts("aclnnToyPoolBackward", "toy/docs/aclnnToyPoolBackward.md", PRODUCTS[:1], proto,
@@ -62,6 +69,30 @@ def test_a_pooling_gradient_is_drawn_with_its_forward_input(tmp_path) -> None:
     guesses = [c["source"]["quote"] for c in d.spec["constraints"] if c["kind"] == "review"]
     assert any(q.startswith("Drafted guess: gradOutput has the forward output's shape") for q in guesses)
     _valid_and_broken_alone(d, tmp_path)
+    for case in _valid_cases(d, tmp_path):  # the pooling rule, written apart from the suite
+        a = case.args
+        pooled = [(n + 2 * p - dl * (k - 1) - 1) // s + 1 for n, k, s, p, dl in zip(
+            a["self"].shape[-2:], *(_pair(a[x]) for x in ARRAYS))]
+        assert list(a["gradOutput"].shape) == [*a["self"].shape[:-2], *pooled]
+
+
+def _pair(values: tuple[int, ...]) -> tuple[int, int]:
+    return (values[0], values[-1]) if values else (1, 1)
+
+
+def _valid_cases(d, tmp_path) -> list:  # noqa: ANN001 - a DraftedSpec
+    from conformance.draft.pack import write_pack
+    from conformance.generate.build import build_case
+    from conformance.generate.choosers import FixedChooser, SeededChooser
+    from conformance.generate.dry_run import load_operator
+    from conformance.spec.loader import vocabulary_for
+
+    write_pack(tmp_path, [d])
+    vocab, _ = vocabulary_for((tmp_path,))
+    spec = load_operator(tmp_path / f"{d.api}.yaml", vocab)
+    product, dtype = spec.products[0], spec.test_dtypes(spec.products[0])[0]
+    choosers = [FixedChooser("min"), FixedChooser("max"), *(SeededChooser(seed) for seed in range(20))]
+    return [build_case(spec, vocab, product, dtype, c) for c in choosers]
 
 
 def test_without_the_forward_notes_the_gradient_is_drawn_apart() -> None:
@@ -94,3 +125,20 @@ def test_one_dimensions_broadcast_is_not_the_shapes() -> None:
     assert match("batch1和batch2的shape不能做broadcast操作", names).kinds == ("broadcastable",)
     assert ("broadcastable", ("batch1", "batch2")) in relations("shape需要与batch2满足broadcast关系。",
                                                                 "batch1", names)
+
+
+def test_attributes_drawn_otherwise_are_named_in_the_review() -> None:
+    from types import SimpleNamespace
+
+    from conformance.draft import forward_shapes
+
+    ctx = SimpleNamespace(of_kind=lambda kind: list(ARRAYS) if kind == "int_array" else [])
+    draws = {"kernelSize": {"expr": "[2] * 2"}, "stride": {"expr": "[1] * 2"},
+             "padding": {"expr": "[1] * 2"}, "dilation": {"expr": "[1]"}}
+    said = []
+    forward_shapes.resolve(ctx, [("gradOutput", "self")], draws, str, lambda s, **kw: said.append(s.text),
+                           lambda c, name: None)
+    assert draws["padding"] == {"expr": "[0] * 2"}  # the generic guess, drawn as the identity
+    assert draws["kernelSize"] == {"expr": "[2] * 2"}  # a value given: kept, and said
+    (text,) = said
+    assert "the draws of kernelSize are not the identity" in text

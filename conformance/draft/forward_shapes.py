@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from conformance.draft.context import Context
 from conformance.draft.facts import Review, Sentence, Where
@@ -31,10 +32,28 @@ def pairs(ctx: Context) -> list[tuple[str, str]]:
             if t != inputs[0] and any(FORWARD_OUTPUT.search(n) for n in _notes(ctx, t))]
 
 
-def review_pairs(ctx: Context, drawn: list[tuple[str, str]], review: Review,
-                 where: Callable[[Context, str], Where]) -> None:
-    for grad, forward_input in drawn:
+def resolve(ctx: Context, forward: list[tuple[str, str]], draws: dict[str, Any],
+            draw_name: Callable[[str], str], review: Review, where: Callable[[Context, str], Where]) -> None:
+    """Padding arrays drawn by the generic guess (ones) drawn as zeros, so the attributes are the
+    identity the gradient's draw assumes; each pairing listed for review, and any array drawn
+    otherwise (a value a clause gives) named as breaking the assumption."""
+    if not forward:
+        return
+    off = []
+    for name in ctx.of_kind("int_array"):
+        want, draw = (0 if "pad" in name.lower() else 1), draws.get(draw_name(name), {})
+        run = _RUN.fullmatch(str(draw.get("expr", "")))
+        if want == 0 and run and run[1] == "1":
+            draws[draw_name(name)] = {"expr": f"[0]{run[2] or ''}"}
+        elif not run or int(run[1]) != want:
+            off.append(name)
+    for grad, forward_input in forward:
+        note = (f"; the draws of {', '.join(off)} are not the identity, so the shape is wrong where "
+                "they change it" if off else "")
         review(Sentence(f"Drafted guess: {grad} has the forward output's shape; the draft draws it "
                         f"with {forward_input}'s shape, the forward output under identity attributes "
-                        "(kernel and stride 1, padding 0): check the generate section",
+                        f"(kernel, stride and dilation 1, padding 0){note}: check the generate section",
                         where(ctx, grad)), doc="contract")
+
+
+_RUN = re.compile(r"\[(\d+)\](\s*\*\s*\w+)?")  # "[1] * 2", "[0]": a run of one value

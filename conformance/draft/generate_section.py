@@ -117,6 +117,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _element_breaks(ctx, draws, clauses, review)
     value_rows.length_breaks(draws, clauses, _draw, review)
     kernel_pads.resolve(draws, clauses, _draw, review, where)
+    forward_shapes.resolve(ctx, s.forward, draws, _draw, review, _where)
     _numel_breaks(ctx, s, clauses, review)
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
@@ -140,7 +141,6 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _drop_dangling_requires(clauses)
     _review_guesses(ctx, s.guessed, guessed_attrs, review)
     _review_held(ctx, s.held, review)
-    forward_shapes.review_pairs(ctx, s.forward, review, _where)
     _review_dtype_selectors(ctx, draws, review)
     section: dict[str, Any] = {"draws": draws, "args": args}
     if any(r.noncontiguous for r in ctx.facts.params if r.name in ctx.tensors):
