@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
+import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import replace
@@ -25,7 +25,8 @@ from typing import Any
 
 from conformance.cases.oracle import judge_metas
 from conformance.cases.tensor import TensorMeta
-from conformance.errors import ConformanceError
+from conformance.draft.sources import files_at_revision, text_at_revision
+from conformance.errors import ConformanceError, UsageError
 from conformance.spec.loader import read_operator, vocabulary_for
 from conformance.spec.model import OperatorSpec
 from conformance.spec.values import Scalar, TensorList
@@ -159,16 +160,17 @@ def refusal(spec: OperatorSpec, names: dict[str, Any]) -> list[str] | None:
     return [clause for clause, _ in broken.most_common()]
 
 
-def case_files(checkout: Path, rev: str) -> list[str]:
-    listed = subprocess.run(["git", "-C", str(checkout), "ls-tree", "-r", "--name-only", rev],
-                            capture_output=True, text=True, check=True).stdout.splitlines()
-    return [f for f in listed if Path(f).name.startswith("atk_") and f.endswith(".json")]
+#: The harness's case files: ``atk_<api>.json`` anywhere under an operator's tests.
+CASE_FILE = re.compile(r"(?:^|/)atk_[^/]*\.json$")
 
 
 def read_cases(checkout: Path, rev: str, path: str) -> list[dict[str, Any]]:
-    shown = subprocess.run(["git", "-C", str(checkout), "show", f"{rev}:{path}"],
-                           capture_output=True, text=True, check=True).stdout
-    data = json.loads(shown)
+    """The cases of one file; a file that is not a JSON list of cases is said so and skipped."""
+    try:
+        data = json.loads(text_at_revision(checkout, path, rev))
+    except json.JSONDecodeError as error:
+        print(f"{checkout}/{path}: not JSON ({error}); skipped", file=sys.stderr)
+        return []
     return [c for c in (data if isinstance(data, list) else [data]) if isinstance(c, dict)]
 
 
@@ -243,6 +245,18 @@ def _inputs(case: dict[str, Any]) -> list[Any]:
     return [one(e) for e in case.get("inputs", [])]
 
 
+def _replay(drafts: Path, checkouts: list[Path], rev: str) -> tuple[Replay, int]:
+    if not drafts.is_dir():
+        raise UsageError("not a directory of specs", file=str(drafts))
+    replay, files = Replay(drafts), 0
+    for checkout in checkouts:
+        for path in files_at_revision(checkout, rev, CASE_FILE):
+            files += 1
+            for case in read_cases(checkout, rev, path):
+                replay.add(case, path)
+    return replay, files
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("drafts", type=Path, help="a directory of drafted specs (conformance draft -o)")
@@ -251,12 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=20, help="operators to list (most refused first)")
     parser.add_argument("--out", type=Path, help="write the tallies and every refusal as JSON")
     args = parser.parse_args(argv)
-    replay, files = Replay(args.drafts), 0
-    for checkout in args.checkouts:
-        for path in case_files(checkout, args.rev):
-            files += 1
-            for case in read_cases(checkout, args.rev, path):
-                replay.add(case, path)
+    try:
+        replay, files = _replay(args.drafts, args.checkouts, args.rev)
+    except ConformanceError as error:
+        print(f"bench_vendor_cases: {error}", file=sys.stderr)
+        return 2
     rows, t = replay.rows(), replay.tally
     print(f"case files: {files}; cases: {t['cases']}; with a draft: {t['with a draft']}; "
           f"replayed: {t['replayed']}; refused on every product line: {t['refused']} "

@@ -102,3 +102,12 @@ def test_the_benchmark_over_a_checkout(tmp_path, capsys) -> None:
     (row,) = written["operators"]
     assert (row["api"], row["replayed"], row["refused"]) == (API, 2, 1)
     assert row["clauses"][0]["id"] == "KL-DTYPE"
+
+
+@pytest.mark.parametrize("where, said", [("specs", "not a git checkout"),
+                                         ("drafts", "not a directory of specs")])
+def test_bad_arguments_are_one_line_and_exit_2(tmp_path, capsys, where, said) -> None:
+    drafts, checkout = (specs_dir(), tmp_path) if where == "specs" else (tmp_path / "none", tmp_path)
+    assert bench.main([str(drafts), str(checkout)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1

@@ -70,7 +70,7 @@ from conformance.draft.sentence_limits import (
     unnamed,
     value_limits,
 )
-from conformance.draft.words import DIFFER, NAME
+from conformance.draft.words import DIFFER, NAME, NTH_DIM
 
 
 @dataclass(frozen=True)
@@ -148,8 +148,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("cannot broadcast", ("broadcastable",),
             rx(r"(?:无法|不能|不可以|不可|不满足|不支持)[^，。]{0,24}broadcast|broadcast.{0,8}(?:失败|不满足|不成立)"),
             ("broadcast", "无法", "满足"), "self和other的shape无法做broadcast。",
-            # "batch1和batch2的第一维度不相等或不能做broadcast操作": one dimension's, not the shapes'
-            exclude=rx(r"@|乘|第.{1,3}(?:个)?维")),
+            exclude=rx(rf"@|乘|{NTH_DIM}")),  # ("第一维度不相等或不能做broadcast": a dimension's)
     Pattern("vague shape", ("shape_note",), VAGUE_SHAPE, ("shape", "不满足", "约束"),
             "x与out的shape不满足约束。"),  # shape_notes.py: the relation the usage notes state
     Pattern("shapes differ", ("same_shape",),
@@ -257,8 +256,6 @@ PATTERNS: tuple[Pattern, ...] = (
 
 # the relations a rule said where an optional argument is given may hold among the present ones only
 _RELATIONS = {"same_shape", "same_dtype", "same_format", "broadcastable"}
-
-
 _NUMERALS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}
 _NUMERAL_RANK = re.compile(r"([零一二三四五六七八九])(?=\s*维)")
 

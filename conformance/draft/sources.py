@@ -41,6 +41,11 @@ def _commit(checkout: Path, rev: str) -> str:
 def pages_at_revision(checkout: Path, rev: str, under: str = "") -> list[str]:
     """The repository paths of every ``docs/aclnn*.md`` page at ``rev`` (under the directory
     ``under``, given), sorted."""
+    return files_at_revision(checkout, rev, _PAGE, under)
+
+
+def files_at_revision(checkout: Path, rev: str, pattern: re.Pattern[str], under: str = "") -> list[str]:
+    """The repository paths at ``rev`` that ``pattern`` finds (under ``under``, given), sorted."""
     commit = _commit(checkout, rev)
     listed = _git(checkout, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit,
                   *([f"{under.strip('/')}/"] if under else []))
@@ -48,7 +53,7 @@ def pages_at_revision(checkout: Path, rev: str, under: str = "") -> list[str]:
         raise UsageError(f"cannot list the files of {rev!r}: {listed.stderr.decode().strip()}",
                          file=str(checkout))
     names = listed.stdout.decode("utf-8", errors="replace").split("\0")
-    return sorted(n for n in names if _PAGE.search(n))
+    return sorted(n for n in names if pattern.search(n))
 
 
 def named_at_revision(checkout: Path, rel_path: str, rev: str) -> list[str]:
@@ -66,12 +71,17 @@ def named_at_revision(checkout: Path, rel_path: str, rev: str) -> list[str]:
 def page_at_revision(checkout: Path, rel_path: str, rev: str) -> tuple[str, str, str]:
     """A page as of ``rev``: its text, the full sha of the last commit at or before ``rev`` that
     touched it, and that commit's date (YYYY-MM-DD)."""
-    commit = _commit(checkout, rev)
-    shown = _git(checkout, "show", f"{commit}:{rel_path}")
-    if shown.returncode != 0:
-        raise UsageError(f"{rel_path} does not exist at revision {rev!r}", file=str(checkout))
+    commit, text = _commit(checkout, rev), text_at_revision(checkout, rel_path, rev)
     log = _git(checkout, "log", "-1", "--format=%H %ad", "--date=short", commit, "--", rel_path)
     sha, _, date = log.stdout.decode().strip().partition(" ")
     if log.returncode != 0 or not sha:
         raise UsageError(f"no commit touches {rel_path} at revision {rev!r}", file=str(checkout))
-    return shown.stdout.decode("utf-8", errors="replace"), sha, date
+    return text, sha, date
+
+
+def text_at_revision(checkout: Path, rel_path: str, rev: str) -> str:
+    """The text of one file as of ``rev``."""
+    shown = _git(checkout, "show", f"{_commit(checkout, rev)}:{rel_path}")
+    if shown.returncode != 0:
+        raise UsageError(f"{rel_path} does not exist at revision {rev!r}", file=str(checkout))
+    return shown.stdout.decode("utf-8", errors="replace")

@@ -9,7 +9,7 @@ from collections.abc import Collection
 
 from conformance.draft.condition_phrasings import is_conditional
 from conformance.draft.sentence_limits import named
-from conformance.draft.words import NAME, QUOTE, WORD
+from conformance.draft.words import NAME, NTH_DIM, QUOTE, WORD
 
 _SAME = r"(?:一致|相同|一样|保持一致|完全一致)"
 _DTYPE_SAME = re.compile(rf"(?:数据类型|dtype).{{0,30}}{_SAME}|{_SAME}.{{0,4}}的?数据类型")
@@ -25,8 +25,6 @@ _RANK_WORDS = re.compile(r"shape\s*的?维度|维度数|维数")  # "shape维度
 # "shape与self的batch一致", "与logits前n-1维一致", "可以和gamma或x1一致": a part of the shape, or one of
 # two; "perTensor模式下shape与x1一致", "其他数据类型时shape和x保持一致": only in some cases
 _SHAPE_PART = re.compile(r"维|batch|其余|其他|中的|可以|或|建议|大小|计算")
-# "第一个维度batch1需要与batch2的batch维度满足broadcast关系": one dimension's, not the shapes'
-_ONE_DIM = re.compile(r"第.{1,3}维")
 _COUNT = re.compile(r"元素个数|元素数|size", re.IGNORECASE)
 _SHAPE_SCOPED = re.compile(r"(?:模式|情况|场景)下|时")
 _EMPTY_NO = re.compile(r"不支持\s*空\s*(?:tensor|Tensor|张量)|不能为?\s*空\s*(?:tensor|Tensor)")
@@ -72,7 +70,7 @@ def _relations(text: str, owner: str, tensors: Collection[str],
     if _BROADCAST_OF.search(text):  # ("元素个数为mask和self广播后的shapesize": a count, no shape)
         return [] if _COUNT.search(text) else [("broadcast_of", group)]
     out: list[tuple[str, tuple[str, ...]]] = []
-    if _BROADCAST_WITH.search(text) and not _ONE_DIM.search(text):
+    if _BROADCAST_WITH.search(text) and not re.search(NTH_DIM, text):  # ("第一个维度…满足broadcast")
         out.append(("broadcastable", group))
     if _NOT_RELATION.search(text):
         return out

@@ -24,5 +24,7 @@ QUOTES = "\"“”'‘’"
 QUOTE = rf"[{QUOTES}]"
 #: A value in quotes, or empty quotes ('""': no value, a value of its own).
 QUOTED_VALUE = rf"{QUOTE}\s*(?:{VALUE})?\s*{QUOTE}"
+#: One dimension named by its place ("第一维度", "第一个维度", "第2维"): a rule on it is not the shape's.
+NTH_DIM = r"第.{1,3}维"
 #: Two conditions joined in one sentence: "…，或…", "…或者…".
 OR = r"\s*[，,]?\s*(?:或者|或)\s*"
