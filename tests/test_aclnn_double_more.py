@@ -269,7 +269,8 @@ def test_a_library_without_an_operator_runs_the_others(tmp_path_factory, tmp_pat
     """No --op: every operator the library exports runs, the one whose .c was left out is a
     not-run row naming the missing symbol (as are the specs' operators the double never had)."""
     lib = double_lib(tmp_path_factory, without=("mse_loss.c",))
-    code, report = run_cli(f"aclnn:lib={lib}", tmp_path)
+    # few examples: which operators run is the point here; their conformance is the tests' above
+    code, report = run_cli(f"aclnn:lib={lib}", tmp_path, "--max-examples", "4")
     out = capsys.readouterr().out
     assert code == 0, out
     assert report["outcome"] == "conformant" and not report["findings"] and not report["errors"]
@@ -279,6 +280,6 @@ def test_a_library_without_an_operator_runs_the_others(tmp_path_factory, tmp_pat
     assert rows[MSE]["reason"].startswith(f"symbol {MSE}GetWorkspaceSize not found in {lib}")
     ran = {r["api"] for r in report["results"] if r["outcome"] != "not-run"}
     assert ran == {RP, KL, RP1, RP2, SL1}
-    assert all(sum(r["cases"] for r in report["results"] if r["api"] == api) > 100 for api in ran)
+    assert all(sum(r["cases"] for r in report["results"] if r["api"] == api) > 20 for api in ran)
     assert not ran & set(rows)
     assert f"{MSE}" in out and "not implement" in out
