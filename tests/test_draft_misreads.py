@@ -1,6 +1,6 @@
 """Shape and dtype rows read as equalities they do not state (each a false finding against a
 correct kernel: valid cases drew the tensors equal, breaks expected any other refused), and rows on
-every tensor that leave out the tensors the page sets apart (draft/patterns.py "shapes differ",
+every tensor that leave out the tensors the page sets apart (draft/pattern_table.py "shapes differ",
 draft/scope_all.py). Sentences and pages are invented, in the vendor's layout."""
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The error-row patterns (conformance/draft/patterns.py) on single sentences: each phrasing (and
-real variants of it) read as its pattern with the parameters and limits it names, sentences no
-pattern reads, and the nearest pattern named for review. Apart from test_draft_clauses.py, which
-drafts whole pages: these need no page, only a sentence and the parameter names."""
+"""The error-row patterns (conformance/draft/pattern_table.py, matched by patterns.py) on single
+sentences: each phrasing (and real variants of it) read as its pattern with the parameters and
+limits it names, sentences no pattern reads, and the nearest pattern named for review. Apart from
+test_draft_clauses.py, which drafts whole pages: these need no page, only a sentence and the
+parameter names."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Drafting promotable and castable clauses (draft/patterns.py "dtype promotion" and "dtype cast",
+"""Drafting promotable and castable clauses (draft/pattern_table.py "dtype promotion" and "dtype cast",
 draft/promotion_clauses.py) from sentences and a page we wrote: an invented operator whose two
 inputs mix dtypes, promoted and cast to out."""
 from __future__ import annotations

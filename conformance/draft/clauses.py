@@ -46,7 +46,8 @@ from conformance.draft import (
 from conformance.draft.closest import closest
 from conformance.draft.context import Clause, Context, Evidence, build_context, source
 from conformance.draft.facts import PageFacts, Sentence
-from conformance.draft.patterns import PATTERNS, Match, match
+from conformance.draft.pattern_table import PATTERNS
+from conformance.draft.patterns import Match, match
 from conformance.draft.unread_parts import part_readings
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary

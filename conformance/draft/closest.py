@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from conformance.draft.patterns import PATTERNS
+from conformance.draft.pattern_table import PATTERNS
 
 # Phrasings no pattern reads into a clause yet: only closest() names them, for the review item.
 _NAMES_ONLY: tuple[tuple[str, tuple[str, ...], str], ...] = (
