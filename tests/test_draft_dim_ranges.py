@@ -23,10 +23,10 @@ PAGE = Path(__file__).parent / "fixtures" / "dim_range_pages" / "docs" / "aclnnT
 TEXT = PAGE.read_text(encoding="utf-8")
 NAMES = ("self", "selfRef", "x", "dim", "dims", "axis", "axes", "out")
 INVALID = "ACLNN_ERR_PARAM_INVALID"
-LETTER = "dims超过[-N, N-1] (N表示self的维度)"
-X_RANK = "axis的取值不在[-x_rank, x_rank)范围内"
-ABS = "dim的绝对值超出self的dim最大值或超出8维"
-REPEAT = "axes中有值的取值越界，不在[-self.dim(), self.dim() - 1]，或表示的轴有重复"
+LETTER = "dims的值超出[-N, N-1]范围（N为self的维度数量）"
+X_RANK = "axis的值不在[-x_rank, x_rank)之内"
+ABS = "dim的绝对值超过输入self的维度最大值或超过8维"
+REPEAT = "axes中有值越界，不在[-self.dim(), self.dim() - 1]范围内，或表示的轴有重复"
 
 
 @pytest.mark.parametrize(("text", "pattern", "params", "limits"), [
@@ -42,6 +42,13 @@ REPEAT = "axes中有值的取值越界，不在[-self.dim(), self.dim() - 1]，�
     # ("self.dim()" names no parameter dim)
     (REPEAT, "dimension range or duplicates", ("axes", "self"), {}),
     ("dim超出[-rank, rank-1]", "dimension range", ("dim",), {}),  # (that pattern's own form)
+    # the vendor's own phrasings of the rows the fixture page words its own way
+    ("dims超过[-N, N-1] (N表示self的维度)", "dimension range by letter", ("dims", "self"), {}),
+    ("axis的取值不在[-x_rank, x_rank)范围内", "dimension range by letter", ("axis",), {"documented": True}),
+    ("dim的绝对值超出self的dim最大值或超出8维", "dimension range or rank", ("dim", "self"),
+     {"documented": True, "max": 8}),
+    ("axes中有值的取值越界，不在[-self.dim(), self.dim() - 1]，或表示的轴有重复",
+     "dimension range or duplicates", ("axes", "self"), {}),
 ])
 def test_the_phrasings_are_read(text, pattern, params, limits):
     found = match(text, NAMES)
@@ -121,8 +128,7 @@ def test_without_the_row_range_the_rows_are_left_for_review():
     """No range in the rows of axis and dim: neither sentence is checkable, and the joined one is
     reviewed although its rank part is a coded clause (a part alone is not the sentence)."""
     notes = ("取值范围[-x_rank, x_rank)（x_rank表示self的shape维度）。",
-             "当self为1-8维时，dim的取值范围在[-self.dim(), self.dim())，"
-             "当self为0维时，dim的取值范围在[-1, 1)。")
+             "self为1-8维时，dim取值在[-self.dim(), self.dim())内；self为0维时，dim取值在[-1, 1)内。")
     text = TEXT.replace(notes[0], "-").replace(notes[1], "-")
     d = draft_text(text, "toy: aclnnToyAxes.md")
     outcomes = {o.sentence.text: (o.checkable, o.reviewed) for o in d.draft.outcomes}

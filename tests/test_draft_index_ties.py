@@ -17,17 +17,23 @@ from conformance.generate.choosers import FixedChooser, SeededChooser
 
 PAGES = Path(__file__).parent / "fixtures" / "index_pages" / "docs"
 NAMES = ("self", "selfRef", "dim", "index", "source", "src", "out")
-OTHER = "self和source除了在维度dim上，其余维度上存在shape值不相等"
-SIZE = "source在dim轴上的大小和index的元素数量不等时"
+OTHER = "self与source除在dim轴上以外，其余维度存在shape值不相同"
+SIZE = "source在维度dim上的size与index的元素个数不同"
 EVERY = "shape不符合限制：对于每一个维度d，有index.size(d) <= src.size(d)"
 BUT = "且d != dim时，index.size(d) <= self.size(d)"
-GATHER = "out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致"
+GATHER = "out的shape不满足除dim维扩展为与index的shape一样外，其他维大小和self的相应维一致"
 
 
 @pytest.mark.parametrize(("text", "pattern", "limits"), [
     ("index的shape大小和source在维度dim上的shape值不相等", "index dim size",
      {"dim_size": ("source", "dim", "index")}),
     (SIZE, "index dim size", {"dim_size": ("source", "dim", "index")}),
+    ("source在dim轴上的大小和index的元素数量不等时", "index dim size",
+     {"dim_size": ("source", "dim", "index")}),
+    ("self和source除了在维度dim上，其余维度上存在shape值不相等", "index other dims",
+     {"other_dims": ("self", "source", "dim")}),
+    ("out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致", "gather shape",
+     {"gather_shape": ("out", "self", "dim", "index")}),
     (OTHER, "index other dims", {"other_dims": ("self", "source", "dim")}),
     ("selfRef和source的shape在非dim轴上的大小不同时", "index other dims",
      {"other_dims": ("selfRef", "source", "dim")}),
