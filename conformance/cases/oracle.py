@@ -83,7 +83,7 @@ def explain(case: Case, specs: SpecSet | None = None) -> Expectation:
         raise CaseError(f"unknown api {case.api!r} (known: {', '.join(specs.operators)})") from None
     if case.product is None:
         raise CaseError("the case names no product: add 'product:' or pass --product")
-    if case.product not in spec.products:
+    if not spec.applicable(case.product):
         source = spec.unsupported.get(case.product)
         reason = source.quote if source else f"{spec.api} does not list {case.product}"
         return Expectation(spec.api, case.product, "not-applicable", reason=reason)
@@ -136,7 +136,10 @@ class _Evaluator:
     """Evaluates every predicate clause once, after the clauses it ``requires``."""
 
     def __init__(self, spec: OperatorSpec, names: dict[str, Any], product: str, partial: bool) -> None:
-        self.spec, self.names, self.product, self.partial = spec, names, product, partial
+        self.spec, self.names, self.partial = spec, names, partial
+        # on a line the documents mark unsupported, the clauses but product_in judge the case as on
+        # the line it was drawn for (its dtypes and limits): it breaks product_in alone
+        self.product, self.own_product = spec.stand_in(product), product
         self.by_id = {c.id: c for c in spec.constraints}
         self.result: dict[str, list[str] | None] = {}  # None: skipped (a requirement failed)
 
@@ -163,7 +166,8 @@ class _Evaluator:
         try:
             if c.only_if is not None and not c.only_if.evaluate(self.names):
                 return []  # (the clause speaks only where its condition holds)
-            return PREDICATES[c.kind](c, self.names, self.product)
+            product = self.own_product if c.kind == "product_in" else self.product
+            return PREDICATES[c.kind](c, self.names, product)
         except ExprError as exc:
             if self.partial:
                 return None  # (skipped, as when a requirement fails)

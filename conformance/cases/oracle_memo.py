@@ -21,7 +21,7 @@ from conformance.spec.values import TensorList
 #: their expressions. ``value_in`` compares whole values: it is, where it names no tensor.
 _OFFSET_BLIND_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "same_format", "rank_in",
                                  "same_shape", "length", "broadcastable", "contiguous", "data_in",
-                                 "expr", "promotable", "castable"})
+                                 "expr", "promotable", "castable", "product_in"})
 
 _SEES_OFFSETS: dict[int, tuple[OperatorSpec, bool]] = {}
 

@@ -12,7 +12,7 @@ from conformance.cli.spec_compare import cmd_compare
 from conformance.errors import ConformanceError, SpecError, UsageError
 from conformance.generate.dry_run import load_operator, shipped_specs
 from conformance.spec.loader import VOCABULARY_FILE, spec_dirs, vocabulary_for
-from conformance.spec.model import Param, Source, SpecSet
+from conformance.spec.model import OperatorSpec, Param, Source, SpecSet
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -106,8 +106,7 @@ def cmd_specs(args: argparse.Namespace) -> int:
             print(f"  document version: {spec.doc_version.describe()}")
         print(f"  reference: {spec.reference or 'none (numerics are reported no reference)'}")
         print("  parameters: " + ", ".join(_param(p) for p in spec.params.values()))
-        print(f"  products: {', '.join(spec.products)}"
-              + (f"; not applicable on {', '.join(spec.unsupported)}" if spec.unsupported else ""))
+        print(f"  products: {', '.join(spec.products)}" + _unsupported(spec))
         for c in spec.constraints:
             outcome = (f"{specs.vocabulary.status_name(c.status)} {c.status}" if c.status is not None
                        else c.outcome if c.kind != "behavior" else "checked: " + ", ".join(c.checks))
@@ -156,3 +155,12 @@ def _lint_one(path: Path) -> str:
     n = len(spec.reviews)
     review = f"; {n} clause{' needs' if n == 1 else 's need'} review" if n else ""
     return f"{spec.api}: {len(spec.constraints)} clauses{review}"
+
+
+def _unsupported(spec: OperatorSpec) -> str:
+    """What the documents say of the lines they mark unsupported."""
+    if not spec.unsupported:
+        return ""
+    lines = ", ".join(spec.unsupported)
+    platform = spec.platform_clause(next(iter(spec.unsupported)))
+    return f"; rejected ({platform.id}) on {lines}" if platform else f"; not applicable on {lines}"

@@ -69,11 +69,12 @@ def _valid_breaks(spec: OperatorSpec, specs: SpecSet) -> list[str]:
 def _alone(spec: OperatorSpec, specs: SpecSet, clause: str) -> bool:
     """Whether, on every product (a run tests each clause per product), some boundary case breaks
     ``clause`` and no other."""
-    return all(_alone_on(spec, specs, clause, product) for product in spec.products)
+    return all(_alone_on(spec, specs, clause, product)
+               for product in spec.break_lines(spec.constraint(clause)))
 
 
 def _alone_on(spec: OperatorSpec, specs: SpecSet, clause: str, product: str) -> bool:
-    for dtype in spec.test_dtypes(product):
+    for dtype in spec.test_dtypes(spec.stand_in(product)):
         for ch in _CHOOSERS:
             try:
                 cases = broken_cases(spec, specs.vocabulary, product, dtype, ch, clause)

@@ -35,6 +35,7 @@ from conformance.draft import (
     numel_ties,
     order_clauses,
     pads,
+    platform_rows,
     promotion_clauses,
     rank_ties,
     relations,
@@ -198,6 +199,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
     built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
     built += index_ties.clauses(ctx, ev.get(index_ties.KIND, []), null_ids)
+    built += platform_rows.clauses(ctx, ev.get(platform_rows.KIND, []))
     list_counts.require_counts(built)
     built = matmul_ties.unbroadcast_operands(ctx, built, draft.review)
     shape_notes.relink(built, origin)
@@ -224,7 +226,8 @@ def _outcomes(draft: Draft, read: list[tuple[int, Sentence, str | None, list[Evi
     is a sentence of several parts one of which no clause says."""
     for row, sentence, pattern, mine, partial in read:
         groups = _groups(draft, mine)
-        platform = pattern is not None and not mine  # read: the product-support section says it
+        # a platform row with no clause (no line marked unsupported): the product section says it
+        platform = pattern is not None and all(e.kind == platform_rows.KIND for e in mine)
         reviewed = (not all(groups) and not platform) or partial
         if reviewed:
             draft.review(sentence, pattern or closest(sentence.text))

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.draft.facts import PageError, PageFacts, ParamRow, Sentence, Where
+from conformance.draft.facts import PageError, PageFacts, ParamRow, ProductFact, Sentence, Where
 from conformance.draft.list_kinds import quoted_values
 from conformance.draft.string_values import string_values
 from conformance.spec.expression_names import nameable
@@ -63,6 +63,16 @@ class Context:
     @property
     def rows(self) -> dict[str, ParamRow]:
         return {r.name: r for r in self.facts.params}
+
+    def unsupported(self) -> dict[str, ProductFact]:
+        """The lines the page marks unsupported (and supports in no other bullet), by id: the
+        first mark of each."""
+        out: dict[str, ProductFact] = {}
+        for p in self.facts.products:
+            pid = p.product or product_id(p.label, self.vocab)
+            if not p.supported and pid not in self.products:
+                out.setdefault(pid, p)
+        return out
 
     def of_kind(self, *kinds: str) -> list[str]:
         return [n for n, p in self.params.items() if p["kind"] in kinds]

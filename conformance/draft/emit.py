@@ -12,7 +12,7 @@ import yaml
 
 from conformance.draft.breakable import pack_vocabulary, unbreakable
 from conformance.draft.clauses import Draft, draft_clauses, recount
-from conformance.draft.context import IN_PLACE, product_id, reading, source
+from conformance.draft.context import IN_PLACE, reading, source
 from conformance.draft.dtype_ties import dtype_together
 from conformance.draft.facts import PageFacts, Sentence, Where
 from conformance.draft.generate_section import generate_section
@@ -119,11 +119,7 @@ def _first_where(clause: dict[str, Any], draft: Draft) -> Where:
 
 def spec_dict(draft: Draft, generate: dict[str, Any], document: str) -> dict[str, Any]:
     ctx, facts = draft.ctx, draft.facts
-    unsupported = {}
-    for p in facts.products:
-        pid = p.product or product_id(p.label, ctx.vocab)
-        if not p.supported and pid not in ctx.products and pid not in unsupported:
-            unsupported[pid] = source([_said(p.label, p.where)])
+    unsupported = {pid: source([_said(p.label, p.where)]) for pid, p in ctx.unsupported().items()}
     spec: dict[str, Any] = {
         "api": facts.api,
         "summary": _summary(facts),

@@ -88,8 +88,8 @@ PATTERNS: tuple[Pattern, ...] = (
             ("转换", "数据类型", "输出"),
             "推导出的数据类型无法转换为指定输出out的类型。", exclude=rx(r"或|格式|维度|shape"),
             limits=cast_limits),
-    Pattern("platform not supported", (), rx(r"(?:平台|产品型号|芯片|型号|soc).{0,10}不(?:在|支持|被支持)"
-                                               r"|不支持.{0,6}(?:平台|产品|芯片)"),
+    Pattern("platform not supported", ("product_in",),
+            rx(r"(?:平台|产品型号|芯片|型号|soc).{0,10}不(?:在|支持|被支持)|不支持.{0,6}(?:平台|产品|芯片)"),
             ("平台", "产品", "芯片", "型号"), "当前平台不在支持的平台范围内。"),
     Pattern("null pointer", ("not_null",), rx(r"空指针|nullptr|null\b"),
             ("空指针",), "传入的self、other或out是空指针。",

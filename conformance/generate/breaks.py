@@ -264,9 +264,17 @@ def _data_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
             if args[p].numel > 0]
 
 
+def _product_in(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
+    """The valid arguments themselves, on a line the documents mark unsupported: the product
+    breaks the clause (build.py draws them as on the line standing in for it)."""
+    platform = ctx.spec.platform_clause(ctx.own_product)
+    return [args] if platform is not None and platform.id == c.id else []
+
+
 class _Context:
     def __init__(self, spec: OperatorSpec, vocab: Vocabulary, product: str) -> None:
-        self.spec, self.vocab, self.product = spec, vocab, product
+        self.spec, self.vocab = spec, vocab
+        self.product, self.own_product = spec.stand_in(product), product
 
 
 _VARIANTS: dict[str, Callable[[Constraint, Args, _Context], list[Args]]] = {
@@ -274,7 +282,7 @@ _VARIANTS: dict[str, Callable[[Constraint, Args, _Context], list[Args]]] = {
     "same_format": _same_format,
     "rank_in": _rank_in, "same_shape": _same_shape, "length": _length,
     "broadcastable": _broadcastable, "value_in": _value_in, "contiguous": _contiguous,
-    "data_in": _data_in,
+    "data_in": _data_in, "product_in": _product_in,
     **{kind: lambda c, args, ctx: dtype_relations.variants(c, args, ctx.spec, ctx.product)
        for kind in DTYPE_RELATIONS},
 }

@@ -36,7 +36,7 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
     None when that is impossible from what was drawn. With ``size_max``, a case of the size axis
     (the spec's ``large`` draws; its largest tensor at most ``size_max`` elements). With ``steps``
     and no clause, a case with those steps of some clause's ``break`` applied (exemptions.py)."""
-    program = spec.program
+    program, on = spec.program, spec.stand_in(product)  # (a product_in break: drawn as on ``on``)
     given = program.breaks.get(clause or "", ()) if steps is None else steps
     by_name = {s.name: s for s in given}
     env: dict[str, Any] = {"size_max": size_max} if size_max else {}
@@ -51,9 +51,9 @@ def build_case(spec: OperatorSpec, vocab: Vocabulary, product: str, dtype: str, 
     views = () if size_max else program.views  # size-axis cases are dense: their size is the point
     args.update(_laid_out(spec, args, views, ch))
     if not size_max:  # size-axis cases test the size, in the item's one dtype
-        args.update(_mixed_dtypes(spec, product, dtype, args, ch))
+        args.update(_mixed_dtypes(spec, on, dtype, args, ch))
     else:  # (but a group that cannot have it, such as integer class indices, gets its first)
-        args.update(_mixed_dtypes(spec, product, dtype, args, FixedChooser("min"), only_foreign=True))
+        args.update(_mixed_dtypes(spec, on, dtype, args, FixedChooser("min"), only_foreign=True))
     args.update({n: Scalar(scalar_value(v.value, v.dtype), v.dtype) for n, v in args.items()
                  if isinstance(v, Scalar)})  # a scalar's value as its final dtype holds it
     if clause is not None and clause not in program.breaks:

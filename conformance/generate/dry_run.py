@@ -179,8 +179,8 @@ class _Cases:
             if c.outcome not in ("error", "unspecified") or not can_break(spec, c.id):
                 continue
             path = ("constraints", i, "break") if c.id in spec.program.breaks else ("constraints", i)
-            for product in spec.products:
-                dtype = spec.test_dtypes(product)[0]
+            for product in spec.break_lines(c):
+                dtype = spec.test_dtypes(spec.stand_in(product))[0]
                 cases = attempt(lambda p=product, d=dtype, cid=c.id: broken_cases(
                     spec, self.specs.vocabulary, p, d, ch, cid), f"breaking {c.id}", label,
                     self.fail, *path)

@@ -57,7 +57,7 @@ class RunConfig:
         data["shard"] = f"{self.shard[0]}/{self.shard[1]}" if self.shard else None
         data.pop("resume")
         data["not_implemented"] = [[a, p, why] for a, why in self.not_implemented
-                                   for p in self.products if p in specs.operator(a).products]
+                                   for p in self.products if specs.operator(a).applicable(p)]
         data["backend"] = {"spec": self.backend, "name": about.get("name", ""),
                            "version": about.get("version", ""), "product": about.get("product")}
         data["spec"] = {"version": specs.version, "digest": specs.digest}

@@ -34,7 +34,7 @@ class RunSettings:
     max_examples: int
     seed: int
     report_dir: Path
-    replay_backend: str  # how the replay command names the backend
+    replay_options: str  # what the replay command adds: the backend, the packs given (--specs)
     journal: Any = None  # a journal.JournalWriter: each counted case is journaled as it is judged
     size_max: int = 0  # the size axis (run/profiles.py): largest tensor of its cases, in elements
     large_examples: int = 1  # its cases per item and value regime
@@ -72,7 +72,7 @@ def _keep(item: Item, drawn: Drawn, verdict: Verdict, specs: SpecSet, cfg: RunSe
         finding.details["case"] = shapes_of(drawn.case.args)
         finding.details["origin"] = drawn.origin
         where = case_path(cfg.report_dir, name)
-        finding.replay = f"conformance replay {where} --backend {cfg.replay_backend}"
+        finding.replay = f"conformance replay {where} {cfg.replay_options}"
         finding.case_file = str(save_case(cfg.report_dir, name, drawn, verdict.materialized, finding, specs))
         record.findings.append(finding)
 

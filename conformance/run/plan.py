@@ -41,6 +41,9 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
     for api in apis:
         spec = specs.operator(api)
         for product in products:
+            platform = spec.platform_clause(product)
+            if platform is not None:  # an unsupported line: every call there gets its code
+                items += [Item(spec.api, product, platform.id, f) for f in INVALID_FAMILIES]
             if product not in spec.products:
                 continue
             items.append(Item(spec.api, product, "boundary", "all"))
@@ -58,8 +61,11 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
 
 def _violable(specs: SpecSet, spec: OperatorSpec, clause: str, product: str) -> bool:
     """False for a dtype_in clause listing every dtype of the vocabulary on ``product`` (a drafted
-    copy operator): no case breaks it there, and its item would be unsatisfiable."""
+    copy operator), and for a product_in clause on a line it supports: no case breaks it there, and
+    its item would be unsatisfiable."""
     c = spec.constraint(clause)
+    if product not in spec.break_lines(c):
+        return False  # (a product_in clause: plan adds its items on the lines it rejects)
     listed = c.options["per_product"].get(product, []) if c.kind == "dtype_in" else []
     return c.kind != "dtype_in" or any(d not in listed for d in specs.vocabulary.dtypes)
 
@@ -70,7 +76,7 @@ def not_applicable(specs: SpecSet, apis: list[str], products: list[str]) -> list
     for api in apis:
         spec = specs.operator(api)
         for product in products:
-            if product not in spec.products:
+            if not spec.applicable(product):
                 source = spec.unsupported.get(product)
                 out.append((spec.api, product, source.quote if source else "not listed"))
     return out

@@ -43,6 +43,7 @@ from conformance.run.plan import Item, plan, shard_of
 from conformance.run.profiles import PROFILES
 from conformance.run.progress import RunProgress
 from conformance.run.selection import check_report_dir, mark
+from conformance.spec.loader import given_spec_dirs
 
 _CONFIG = pytest.StashKey[RunConfig]()
 _JOURNAL = pytest.StashKey[journal.JournalWriter]()
@@ -201,7 +202,8 @@ class Session:
         self.cfg, self.writer, self.specs = cfg, writer, shipped_specs()
         self.judges: dict[str, Judge] = {}
         profile = PROFILES[cfg.profile]
-        self.settings = RunSettings(cfg.max_examples, cfg.seed, cfg.report_dir, cfg.backend, writer,
+        replay = " ".join([f"--backend {cfg.backend}", *(f"--specs {d}" for d in given_spec_dirs())])
+        self.settings = RunSettings(cfg.max_examples, cfg.seed, cfg.report_dir, replay, writer,
                                     profile.size_max, profile.large_examples)
 
     def judge(self, product: str) -> Judge:

@@ -87,12 +87,22 @@ def _spec_dirs(extra: str) -> tuple[Path, ...]:
             raise SpecError(f"spec pack {ep.name!r} ({ep.value}) failed to load: "
                             f"{type(exc).__name__}: {exc}") from None
         dirs.append(found)
-    for text in filter(None, extra.split(os.pathsep)):
+    for text in _given(extra):
         path = Path(text).resolve()
         if not path.is_dir():
             raise SpecError(f"--specs {text}: not a directory of spec files", file=text)
         dirs.append(path)
     return tuple(dict.fromkeys(dirs))
+
+
+def given_spec_dirs() -> tuple[str, ...]:
+    """The packs given with ``--specs`` (``CONFORMANCE_SPECS``), as given: what a command that
+    reruns a case of this run must name again."""
+    return _given(os.environ.get(SPECS_ENV, ""))
+
+
+def _given(extra: str) -> tuple[str, ...]:
+    return tuple(filter(None, extra.split(os.pathsep)))
 
 
 def vocabulary_for(dirs: tuple[Path, ...], base: Path | None = None) -> tuple[Vocabulary, list[Path]]:

@@ -49,7 +49,9 @@ def _products(spec: OperatorSpec) -> Iterator[Fact]:
     for p in spec.products:
         yield Fact("products", f"product {p}", ("supported",), None, ())
     for p in spec.unsupported:
-        yield Fact("products", f"product {p}", ("not supported",), None, ())
+        platform = spec.platform_clause(p)  # a call there gets its code (else: not applicable)
+        yield Fact("products", f"product {p}", ("not supported",),
+                   platform.on_violation if platform else None, (platform.id,) if platform else ())
 
 
 def _params(spec: OperatorSpec) -> Iterator[Fact]:
@@ -193,7 +195,7 @@ def _behaviour(spec: OperatorSpec) -> Iterator[Fact]:
 #: The constraint kinds the families above read completely.
 _PREDICATE_KINDS = frozenset({"not_null", "dtype_in", "same_dtype", "format_in", "same_format", "rank_in",
                               "same_shape", "length", "broadcastable", "value_in", "contiguous",
-                              "data_in", "promotable", "castable"})
+                              "data_in", "promotable", "castable", "product_in"})
 
 
 def _naming(spec: OperatorSpec, kind: str, name: str) -> list[Constraint]:

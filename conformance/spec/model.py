@@ -172,6 +172,29 @@ class OperatorSpec:
         return [p.name for p in self.params.values()
                 if p.kind in TENSOR_KINDS and (roles is None or p.role in roles)]
 
+    def platform_clause(self, product: str) -> Constraint | None:
+        """The ``product_in`` clause promising a status code for every call on ``product``, a line
+        the documents mark unsupported; None elsewhere. (A line they mark unsupported with no such
+        clause, or do not list, is one where the operator is not applicable: nothing is promised.)"""
+        if product in self.products or product not in self.unsupported:
+            return None
+        return next((c for c in self.constraints if c.kind == "product_in"), None)
+
+    def applicable(self, product: str) -> bool:
+        """Whether the documents promise anything on ``product``."""
+        return product in self.products or self.platform_clause(product) is not None
+
+    def break_lines(self, clause: Constraint) -> tuple[str, ...]:
+        """The product lines a case can break ``clause`` on: a product_in clause, the lines the
+        documents mark unsupported; any other, the supported lines."""
+        return tuple(self.unsupported) if clause.kind == "product_in" else self.products
+
+    def stand_in(self, product: str) -> str:
+        """The product whose dtypes and limits a case on ``product`` is drawn and judged by (bar
+        its product_in clause): itself where supported, else the first supported line, so that a
+        case on an unsupported line breaks the product_in clause alone."""
+        return product if product in self.products else self.products[0]
+
     def test_dtypes(self, product: str) -> list[str]:
         """The dtypes this operator's valid cases are drawn in on ``product`` (one test item each):
         those its first tensor (or tensor list) parameter admits; none where the operator is not

@@ -79,6 +79,10 @@ class OperatorBuilder:
         check_ids(every, self.fail)
         check_cycles(every, self.fail)
         constraints = [c for c in every if c.kind != "review"]
+        platform = [i for i, c in enumerate(every) if c.kind == "product_in"]
+        if len(platform) > 1:  # (model.platform_clause takes one)
+            raise self.fail(f"a second product_in clause ({every[platform[1]].id}): one says what every "
+                            "call on an unsupported product line gets", "constraints", platform[1])
         reviews = tuple(Review(c.id, c.source, raw[i].get("closest"), c.line)
                         for i, c in enumerate(every) if c.kind == "review")
         spec = OperatorSpec(self.data["api"], self.data["summary"], dict(self.data["documents"]),
@@ -161,6 +165,8 @@ class OperatorBuilder:
                                                                     self.fail, *at)
         if kind == "data_in":  # (check_kind_params made sure each has one)
             options["domains"] = {p: self.domains[p] for p in raw["params"]}
+        if kind == "product_in":  # (the lines it rejects on are the spec's ``unsupported``)
+            options["products"] = products
         if kind == "dtype_in":
             options["per_product"] = self._per_product(raw["per_product"], products, *at)
         if kind == "format_in":

@@ -189,6 +189,14 @@ def data_in(c: Constraint, names: Names, product: str) -> list[str]:
             for p, t in _present(c, names) if getattr(t, "outside", False) and t.numel > 0]
 
 
+def product_in(c: Constraint, names: Names, product: str) -> list[str]:
+    """The call is on a product line the documents support (oracle.py gives this predicate the
+    case's own product, the others the line standing in for it)."""
+    supported = c.options["products"]
+    return [] if product in supported else [f"{product} is not among the supported product lines "
+                                             f"({', '.join(supported)})"]
+
+
 def _domain(c: Constraint, param: str, names: Names) -> str:
     try:
         return str(c.options["domains"][param].describe(names))
@@ -213,4 +221,4 @@ def expr(c: Constraint, names: Names, product: str) -> list[str]:
 
 PREDICATES: dict[str, Predicate] = {f.__name__: f for f in (
     not_null, dtype_in, same_dtype, format_in, same_format, rank_in, same_shape, length, broadcastable,
-    value_in, contiguous, data_in, expr, promotable, castable)}
+    value_in, contiguous, data_in, product_in, expr, promotable, castable)}
