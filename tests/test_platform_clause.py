@@ -76,6 +76,19 @@ def test_a_page_marking_no_line_unsupported_gives_the_row_nothing_to_break():
     assert len(row) == 1 and not row[0].checkable and not row[0].reviewed  # (the section says it)
 
 
+def test_a_row_whose_name_and_code_disagree_promises_neither():
+    # (three vendor pages put this row under ACLNN_ERR_PARAM_NULLPTR with the runtime error's code)
+    text = PAGE.read_text(encoding="utf-8").replace("<td>ACLNN_ERR_RUNTIME_ERROR</td>",
+                                                    "<td>ACLNN_ERR_PARAM_NULLPTR</td>")
+    d = draft_text(text, "toy: aclnnToyMxScale.md")
+    assert "product_in" not in [c["kind"] for c in d.spec["constraints"]]
+    reviews = [c for c in d.spec["constraints"] if c["kind"] == "review"]
+    assert [(c["source"]["quote"], c["closest"]) for c in reviews] == [(
+        "ACLNN_ERR_PARAM_NULLPTR is 161001, but the row gives 361001 (ACLNN_ERR_RUNTIME_ERROR); which a "
+        "call gets is not said: 调用所在的平台不在本玩具接口支持的范围内", "status code")]
+    assert [o.checkable for o in d.draft.outcomes] == [True, True, True, False]
+
+
 def test_the_oracle_judges_the_line_for_this_clause_alone(specs):
     assert judged(specs, "ascend-950") == ("success", set(), ())
     assert judged(specs, "atlas-a2") == ("error", {PLATFORM}, (RUNTIME_ERROR,))

@@ -49,6 +49,7 @@ from conformance.draft.context import Clause, Context, Evidence, build_context, 
 from conformance.draft.facts import PageFacts, Sentence
 from conformance.draft.pattern_table import PATTERNS
 from conformance.draft.patterns import Match, match
+from conformance.draft.row_status import RowStatus
 from conformance.draft.unread_parts import part_readings
 from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
@@ -113,18 +114,13 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     names = [*ctx.params, *ctx.omitted]
     evidence: dict[str, list[Evidence]] = {}
     read: list[tuple[int, Sentence, str | None, list[Evidence], bool]] = []
-    unknown_status: set[str] = set()
+    statuses = RowStatus(ctx, vocab)
     for row, status, sentence in sentences(facts):
         found = match(sentence.text, names)
         parts = part_readings(sentence.text, found, names, match) if found else None
         partial = parts == []
         found = found or conditions.read(sentence.text, names)
-        code = facts.errors[row].code
-        if status not in vocab.status_codes and code is not None and re.fullmatch(r"ACLNN_[A-Z_]+", status):
-            ctx.new_statuses.setdefault(status, code)  # the pack vocabulary adds it
-        elif status not in vocab.status_codes:
-            unknown_status.add(status)
-            status = "unspecified"
+        status = statuses.of(status, facts.errors[row].code, sentence)
         mine = [Evidence(k, m.pattern, params, status, sentence, limits, row)
                 for m, params, limits in _readings(found, parts) for k in m.kinds] if found else []
         for e in mine:
@@ -132,9 +128,8 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
         read.append((row, sentence, found.pattern if found else None, mine, partial))
     draft.clauses = _build(ctx, evidence, draft)
     _outcomes(draft, read)
-    for status in sorted(unknown_status):
-        first = next(s for _, st, s in sentences(facts) if st == status)
-        draft.review(Sentence(f"{status}: {first.text}", first.where), "status code")
+    for said in statuses.reviews():
+        draft.review(said, "status code")
     _unused(draft)
     return draft
 
