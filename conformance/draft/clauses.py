@@ -177,7 +177,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *attr_clauses.length(ctx, ev.get("length", []), null_ids),
             *table_clauses.format_in(ctx, ev.get("format_in", []), draft.review),
             *relations.empty_tensors(ctx, null_ids, ev.get("not_empty", [])),
-            *behaviors.contiguity(ctx),
+            *behaviors.contiguity(ctx, ev.get("contiguous", [])),
             *behaviors.page_behaviors(ctx)]
     built += distinct_clauses.distinct(ctx, ev.get("distinct", []), built)
     built += value_rows.elements_equal(ctx, ev.get("elements_equal", []))

@@ -114,6 +114,10 @@ PATTERNS: tuple[Pattern, ...] = (
                 r"(?:数据类型|dtype)|数据类型不是[A-Z]|数据类型非法|不支持.{0,12}数据类型"),
             ("数据类型", "支持", "范围"), "self的数据类型不在支持的范围之内。",
             exclude=rx(r"推导|转换|一致|相同|不同|组合")),  # (a combination is no list per tensor)
+    # "self为非连续张量", "mxscale不支持非连续的Tensor", "srcTensor、dstTensor传入非连续的Tensor"
+    Pattern("non-contiguous", ("contiguous",),
+            rx(r"(?:为|是|传入了?|使用了?|不支持)\s*非连续的?\s*(?:Tensor|tensor|张量)[。.]?$"),
+            ("非连续", "Tensor", "张量"), "self为非连续张量。"),
     Pattern("format not supported", ("format_in",),
             rx(r"(?:数据格式|format).{0,10}不(?:在|属于|符合)?.{0,6}支持|不支持.{0,10}(?:数据格式|format)"),
             ("数据格式", "format", "支持"), "self的数据格式不在支持的范围之内。"),
