@@ -109,9 +109,14 @@ def test_a_dim_attribute_follows_the_tensor_rank(vocab):
     assert draws["self_shape"]["shape"]["empty"] == "any" and draws["self_shape"]["shape"]["rank"] == [0, 8]
     assert c["TD-SAME-SHAPE"]["on_violation"] == "ACLNN_ERR_INNER_TILING_ERROR"
     assert c["TD-CONTIGUOUS"]["params"] == ["out"] and c["TD-EMPTY"]["when"] == "self.numel == 0"
-    # a status the vocabulary lacks, with its code, goes to the pack's vocabulary
-    assert vocabulary_additions([d]) == {"status_codes": [{"name": "ACLNN_ERR_INNER_TILING_ERROR",
-                                                           "code": 561002}]}
+    # the internal codes are the vocabulary's (the vendor's return-code page): nothing to add; a
+    # status it lacks, with its code, goes to the pack's vocabulary
+    assert vocabulary_additions([d]) == {}
+    renamed = replace(toy_dim(), errors=tuple(replace(e, status="ACLNN_ERR_INNER_TOY_TILING")
+                                              if e.status == "ACLNN_ERR_INNER_TILING_ERROR" else e
+                                              for e in toy_dim().errors))
+    assert vocabulary_additions([draft_spec(renamed, vocab, "toy/ops: y.md")]) == {
+        "status_codes": [{"name": "ACLNN_ERR_INNER_TOY_TILING", "code": 561002}]}
 
 
 def test_optional_parameters_are_never_not_null(vocab):
