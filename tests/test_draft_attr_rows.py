@@ -43,7 +43,7 @@ def test_every_error_row_of_the_page_is_checkable(knobs):
         "dim的取值落在[-self的维度数, self的维度数-1]以外", "stride的长度不等于2", "stride中元素值不大于0",
         "传入的layers不满足>0", "参数keep不满足0<keep≤1", "lowBound的取值大于highBound",
         "level的取值超出[1, 3]范围", "gain不为1", "mode传入了空指针", "taps的元素个数超过4",
-        "head和tail的元素个数不一致", "self为空Tensor，且self最后两个维度的值存在0"], True)
+        "head和tail的元素个数不一致", "self是空Tensor，且self后两维存在维度大小为0"], True)
 
 
 def test_the_attribute_rows_are_the_clauses_they_say(knobs):
@@ -66,7 +66,7 @@ def test_the_attribute_rows_are_the_clauses_they_say(knobs):
     assert said("head和tail的元素个数不一致") == (
         "expr", ["len(head) == len(tail)"], {"tail": {"expr": "[1] + [1]"}}, invalid)
     # a zero among the last two dims at every rank self is drawn in (2 or 3): index 1
-    assert said("self为空Tensor，且self最后两个维度的值存在0") == (
+    assert said("self是空Tensor，且self后两维存在维度大小为0") == (
         "expr", ["len(self.shape) == 0 or min(self.shape[-2:]) > 0"],
         {"self_shape": {"mode": "zero_dim", "at": [1]}}, invalid)
     assert said("lowBound的取值大于highBound") == (

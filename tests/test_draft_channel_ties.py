@@ -20,7 +20,7 @@ PAGE = Path(__file__).parent / "fixtures" / "channel_pages" / "docs" / "aclnnToy
 NAMES = ("x", "avg", "spread", "withGrad", "gradScale", "y")
 ZERO, TIE = "x的channel轴的大小为0", "avg或spread的shape和x的channel轴不一致"
 WHEN = "当withGrad为true时，gradScale的size和x的channel轴不一致"
-STATED = "<td>以ND格式传入时，第2维固定为channel轴。</td>"
+STATED = "<td>ND排布时，第2维是channel轴。</td>"
 
 
 @pytest.mark.parametrize(("text", "limits"), [

@@ -69,7 +69,7 @@ def test_conditional_clauses_and_their_breaks(drafted):
     assert gate["all"] == ["not (gated) or present(gateOut)"]
     assert gate["on_violation"] == "ACLNN_ERR_PARAM_NULLPTR"
     assert gate["break"] == {"gated": {"sampled": [True]}, "gateOut_own_shape": {"sampled": [None]}}
-    mask = by["当mode为skip，传入的maskOut是空指针时"]  # a value the mode row quotes
+    mask = by["当mode为skip，maskOut传入了空指针时"]  # a value the mode row quotes
     assert mask["all"] == ["not (mode == 'skip') or present(maskOut)"]
     assert mask["break"] == {"mode": {"sampled": ["skip"]}, "maskOut_own_shape": {"sampled": [None]}}
     slope = by["gated为false时，slope是负数"]
@@ -94,10 +94,10 @@ def test_a_dtype_condition_and_a_value_condition_on_one_tensor(drafted):
     # one reading present(maskOut) does not stop the other drawing it
     _, spec = drafted
     by = by_quote(spec)
-    dtype = by["当x的数据类型为FLOAT16时，maskOut是空指针"]
+    dtype = by["当x的数据类型为FLOAT16时，maskOut传入了空指针"]
     assert dtype["all"] == ["not (x.dtype == 'FLOAT16') or present(maskOut)"]
     assert dtype["break"] == {"maskOut_own_shape": {"sampled": [None]}}
-    assert by["当mode为skip，传入的maskOut是空指针时"]["kind"] == "expr"
+    assert by["当mode为skip，maskOut传入了空指针时"]["kind"] == "expr"
 
 
 @pytest.mark.slow

@@ -93,6 +93,12 @@ def test_the_oracle_and_the_break(specs):
     assert ({v.clause for v in e.violations}, e.status, e.unspecified) == ({CLAUSE}, (161002,), ())
     e = explain(Case(API, "atlas-a2", {"self": strided, "scale": dense, "out": strided}), specs)
     assert e.expected == "success"  # (self and out are ticked)
+    big = TensorMeta((64, 64, 64, 64), "FLOAT")  # 2**24 elements: the clause reads strides only
+    big_strided = TensorMeta((64, 64, 64, 64), "FLOAT", strides=(524288, 8192, 128, 2))
+    e = explain(Case(API, "atlas-a2", {"self": big, "scale": big, "out": big}), specs)
+    assert e.expected == "success"
+    e = explain(Case(API, "atlas-a2", {"self": big, "scale": big_strided, "out": big}), specs)
+    assert ({v.clause for v in e.violations}, e.status) == ({CLAUSE}, (161002,))
     spec = specs.operator(API)
     cases = broken_cases(spec, specs.vocabulary, "atlas-a2", "FLOAT", FixedChooser("max"), CLAUSE)
     assert len(cases) == 1 and breaks_only(explain(cases[0], specs), CLAUSE)

@@ -98,7 +98,7 @@ def test_valid_cases_keep_the_ties_and_each_break_breaks_its_clause_alone(drafte
 
 
 def test_a_shape_row_between_two_tensors_stays_same_shape(drafted):
-    same = by_quote(drafted.spec)["x和y的shape不一致"]
+    same = by_quote(drafted.spec)["x与y的shape不相同"]
     assert (same["kind"], same["params"]) == ("same_shape", ["x", "y"])
 
 

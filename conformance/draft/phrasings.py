@@ -142,7 +142,7 @@ SAME_LENGTH = rx(rf"^(?:传入的|参数)?\s*{NAMES}\s*(?:的|中)?\s*(?:长度|
 # tensor且后4维存在维度大小为0": empty only by some dims (the first may be 0; the rest never); "第1维度"
 # too (patterns.match reads 一维 as 1维); "二维self不支持为空tensor": a 2-D self never empty
 _COUNT = {"两": 2, "二": 2, "三": 3, "四": 4, "五": 5}
-EMPTY_DIMS = rx(rf"^(?P<t>{NAME})\s*(?:或\s*{NAME})?\s*为{_EMPTY}\s*[，,]?"
+EMPTY_DIMS = rx(rf"^(?P<t>{NAME})\s*(?:或\s*{NAME})?\s*(?:为|是){_EMPTY}\s*[，,]?"
                 r"\s*且\s*(?:(?P=t)\s*)?(?:存在非第[一1]维度的(?P<rest>值|大小)为0|"
                 r"(?:最后|后)\s*(?P<last>[两二三四五2-8])\s*(?:个维度的值存在0|维存在维度大小为0))$|"
                 # "二维self不支持为空tensor" (patterns.match: "2维self…"): empty at that rank

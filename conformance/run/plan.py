@@ -40,13 +40,9 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
     items: list[Item] = []
     for api in apis:
         spec = specs.operator(api)
-        for product in products:
-            platform = spec.platform_clause(product)
-            if platform is not None:  # an unsupported line: every call there gets its code
-                items += [Item(spec.api, product, platform.id, f) for f in INVALID_FAMILIES]
-            if product not in spec.products:
-                continue
-            items.append(Item(spec.api, product, "boundary", "all"))
+        for product in (p for p in products if spec.applicable(p)):
+            if product in spec.products:  # (on a line marked unsupported only product_in breaks)
+                items.append(Item(spec.api, product, "boundary", "all"))
             for dtype in spec.test_dtypes(product):
                 items += [Item(spec.api, product, dtype, f) for f in FAMILIES]
                 if spec.program.large:  # the size axis: every family on cases that span many tiles
@@ -60,12 +56,12 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
 
 
 def _violable(specs: SpecSet, spec: OperatorSpec, clause: str, product: str) -> bool:
-    """False for a dtype_in clause listing every dtype of the vocabulary on ``product`` (a drafted
-    copy operator), and for a product_in clause on a line it supports: no case breaks it there, and
-    its item would be unsatisfiable."""
+    """False on a line where no case breaks the clause (spec.break_lines), and for a dtype_in clause
+    listing every dtype of the vocabulary on ``product`` (a drafted copy operator): its item would
+    be unsatisfiable."""
     c = spec.constraint(clause)
     if product not in spec.break_lines(c):
-        return False  # (a product_in clause: plan adds its items on the lines it rejects)
+        return False  # (product_in breaks on the lines marked unsupported, the others elsewhere)
     listed = c.options["per_product"].get(product, []) if c.kind == "dtype_in" else []
     return c.kind != "dtype_in" or any(d not in listed for d in specs.vocabulary.dtypes)
 
