@@ -201,3 +201,14 @@ def test_the_spec_listing_says_the_lines_are_rejected_not_inapplicable(drafted, 
     assert main(["specs", "--specs", str(drafted), "--api", API]) == 0
     out = capsys.readouterr().out
     assert "  products: ascend-950; rejected (TMS-PLATFORM) on atlas-a3, atlas-a2\n" in out
+
+
+def test_a_quick_run_without_a_product_runs_a_line_the_operator_supports(drafted, tmp_path):
+    from conformance.generate.dry_run import shipped_specs
+    from conformance.run.config import _one_product
+
+    report = conformance.run_suite("oracle", specs=[drafted], ops=[API], profile="quick", max_examples=3,
+                                   isolate=False, report_dir=tmp_path)
+    assert report["products"] == ["ascend-950"] and not report["errors"]  # (not atlas-a2's two items)
+    specs = shipped_specs()
+    assert _one_product(specs, tuple(specs.operators)) == "atlas-a2"  # the shipped operators' default

@@ -139,6 +139,7 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
     else:
         _LOADED[backend] = load_backend(backend)
         about = describe_backend(_LOADED[backend])
+    apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
     declared = about["product"]
     declared_id = _product(specs, declared, "the backend's product") if declared else None
     from_device = about["product_from_device"]
@@ -151,10 +152,9 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
         raise UsageError(f"--backend {backend}: the device's SoC {about['soc'] or '?'!r} "
                          "is in no product line of specs/vocabulary.yaml; pass --product")
     elif declared_id or chosen.one_product:
-        ids = (declared_id or DEFAULT_PRODUCT,)
+        ids = (declared_id or _one_product(specs, apis),)
     else:
         ids = tuple(specs.vocabulary.products)
-    apis = tuple(dict.fromkeys(_api(specs, op) for op in (ops or list(specs.operators))))
     missing = about["missing_operators"]
     not_implemented = tuple((api, missing[api]) for api in apis if api in missing)
     if max_examples is not None and max_examples < 1:
@@ -171,6 +171,16 @@ def resolve(specs: SpecSet, backend: str = "reference", products: list[str] | No
                     isolate, case_timeout or chosen.case_timeout, bool(resume), precision, not_implemented,
                     golden)
     return cfg, about
+
+
+def _one_product(specs: SpecSet, apis: tuple[str, ...]) -> str:
+    """The line a one-product profile runs when neither --product nor the backend names one: the
+    default, unless some operator of the run is not supported there (a drafted operator of
+    Ascend 950 alone, which would run only its product_in items), then the first line every one
+    supports (none: the default, where the run says what is not applicable)."""
+    ops = [specs.operator(a) for a in apis]
+    lines = (DEFAULT_PRODUCT, *specs.vocabulary.products)
+    return next((p for p in lines if all(p in spec.products for spec in ops)), DEFAULT_PRODUCT)
 
 
 IN_PROCESS = frozenset({"reference"})  # pure Python, known safe: no worker process needed
