@@ -38,6 +38,7 @@ from conformance.draft import (
     platform_rows,
     promotion_clauses,
     rank_ties,
+    reduction_shapes,
     relations,
     scope_all,
     shape_notes,
@@ -185,6 +186,9 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += order_clauses.clauses(ctx, ev.get("order", []))
     built += value_rows.same_length(ctx, ev.get("same_length", []))
     built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
+    settled = {id(e) for e in origin.values()}
+    built += reduction_shapes.clauses(ctx, [e for e in ev.get("shape_note", []) if id(e) not in settled],
+                                      built, null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), ev.get("shape_note", []),

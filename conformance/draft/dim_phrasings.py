@@ -92,13 +92,35 @@ def dim_tie_limits(text: str) -> Limits | None:
     return None
 
 
-# "x与out的shape不满足约束", "out的shape不满足infershape结果", "out的shape与实际不匹配": a shape
-# constraint the row does not state (shape_notes.py looks for it in the usage notes)
+# "x与out的shape不满足约束", "out的shape不满足infershape结果", "out的shape与实际不匹配", "out的shape不等于
+# 由self，dims，keepDims推导得到的shape": a shape constraint the row does not state (shape_notes.py
+# looks for it in the usage notes; reduction_shapes.py reads a reduction's output)
 _SHAPE_NAMES = r"(?:传入的|参数|输入的?|输出的?)?[A-Za-z_0-9、，,\s和与或及]*?"
 _SHAPE_VAGUE = (r"(?:约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|对应关系|匹配关系|"
                 r"参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
 VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
-                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配)\s*。?$")
+                  rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配|"
+                  rf"不等于由{_SHAPE_NAMES}推导得到的\s*shape)\s*。?$")
+
+
+# "keepdim为true时，out.shape != self.shape(指定维度dim设置为1的形状)", "keepdim为false时，out.shape !=
+# self.shape(去除指定维度dim后的形状)": a reduction's output, each half of it said under its flag
+# (reduction_shapes.py joins the halves: the clause needs both)
+_KEPT = r"指定维度\s*\w+\s*设置为\s*1\s*的形状"
+_DROPPED = r"去除指定维度\s*\w+\s*后的形状"
+KEEP_SHAPE = rx(r"keep_?dims?\s*为\s*(?:(?P<kept>true)|false)\s*时\s*[，,]\s*"
+                r"(?P<out>[A-Za-z_]\w*)\.shape\s*!=\s*"
+                rf"(?P<x>[A-Za-z_]\w*)\.shape\s*[（(]\s*(?(kept){_KEPT}|{_DROPPED})\s*[)）]")
+
+
+def keep_shape_limits(text: str) -> Limits | None:
+    """{"keep": the flag values said, "reduced": (output, input)}; None when the halves of a
+    sentence name different tensors."""
+    found = list(KEEP_SHAPE.finditer(text))
+    pairs = {(m["out"], m["x"]) for m in found}
+    if len(pairs) != 1:
+        return None
+    return {"keep": sorted({bool(m["kept"]) for m in found}), "reduced": pairs.pop()}
 
 
 # "（x1、x2、yOut、xOut）的shape不是完全相同的shape", "输入x和输出y的shape不是完全相同的shape": the

@@ -33,6 +33,7 @@ from conformance.draft import (
     pads,
     rank_ties,
     reduced_outputs,
+    reduction_shapes,
     value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible, reading
@@ -127,6 +128,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= index_draws.resolve(s, draws, args, clauses, review, where)
+    tied |= reduction_shapes.resolve(s, draws, args, clauses, review, _draw, where)
     s.guessed = [t for t in s.guessed if t not in tied]
     padded = pads.resolve(s, draws, args, clauses, review, _draw, where)
     guessed_attrs = [name for name in guessed_attrs if name not in tied and name not in padded]

@@ -20,6 +20,7 @@ from conformance.draft.channel_phrasings import (
 )
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
+    KEEP_SHAPE,
     NOT_IDENTICAL,
     PAD_LIMIT,
     PAD_SHAPE,
@@ -31,6 +32,7 @@ from conformance.draft.dim_phrasings import (
     VAGUE_SHAPE,
     ZERO_DIM,
     dim_tie_limits,
+    keep_shape_limits,
     pad_limit_limits,
     pad_shape_limits,
     rank_compare_limits,
@@ -79,6 +81,8 @@ class Pattern:
 
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 PATTERNS: tuple[Pattern, ...] = (
+    Pattern("reduced shape", ("shape_note",), KEEP_SHAPE, ("keepdim", ".shape", "!="),
+            "keepdim为true时，out.shape != self.shape(指定维度dim设置为1的形状)。", limits=keep_shape_limits),
     Pattern("dtype promotion or cast", ("promotable", "castable"), PROMOTE_OR_CAST,
             ("推导失败", "转为", "或"), "self与other类型推导失败，或推导类型无法转为out的数据类型。",
             limits=promote_or_cast_limits),

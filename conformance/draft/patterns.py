@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from conformance.draft import index_phrasings as ix
 from conformance.draft.condition_phrasings import ABSENT, GIVEN, RANK_CONDITION, is_conditional
+from conformance.draft.dim_phrasings import KEEP_SHAPE
 from conformance.draft.pattern_table import PATTERNS
 from conformance.draft.rank_parts import name_parts, spoken_rank
 from conformance.draft.sentence_limits import Limits, named, unnamed
@@ -38,7 +39,8 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     text = spoken_rank(text)  # "self的dim不为3" reads as "self的维度不为3"
     # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition)
-    if is_conditional(text) and not (RANK_CONDITION.search(text) or ix.SIZE_BOUND.search(text)) \
+    if is_conditional(text) and not (RANK_CONDITION.search(text) or ix.SIZE_BOUND.search(text)
+                                     or KEEP_SHAPE.search(text)) \
             or ABSENT.search(text):
         return None
     bare = unnamed(text, names)

@@ -27,6 +27,11 @@ from conformance.draft.usage import relations
 _WORDS = {"shape", "infershape", "infer_shape", "tensor"}
 
 
+def listed(text: str) -> set[str]:
+    """The names a vague shape sentence lists (its phrasing's own words left out)."""
+    return {w for w in IDENT.findall(text) if w.lower() not in _WORDS}
+
+
 def resolve(ctx: Context, readings: list[Evidence]) -> tuple[dict[str, list[Evidence]], dict[int, Evidence]]:
     """(kind → the readings made, id(made) → the row's own reading) for the rows the notes settle."""
     stated = _stated(ctx)
@@ -81,9 +86,8 @@ def _settle(ctx: Context, e: Evidence,
             stated: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]] | None:
     """The relations that together hold every tensor the row names, or None."""
     tensors = ctx.tensors
-    listed = {w for w in IDENT.findall(e.sentence.text) if w.lower() not in _WORDS}
     row = tensors if e.limits.get("scope") == "all" else list(e.params)
-    if not row or not listed <= set(e.params) or not set(row) <= set(tensors):
+    if not row or not listed(e.sentence.text) <= set(e.params) or not set(row) <= set(tensors):
         return None
     used = [(kind, _ordered(tensors, kind, group)) for kind, group in stated
             if set(_changed(tensors, kind, group)) <= set(row)]  # (never empty: groups hold two)

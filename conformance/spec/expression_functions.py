@@ -39,10 +39,23 @@ def _distinct(values: Any, modulus: int | None = None) -> list[Any]:
     return list(dict.fromkeys(v + n if n and -n <= v < 0 else v for v in values))
 
 
+def _reduced(shape: Any, dims: Any, keep: Any) -> tuple[int, ...]:
+    """``shape`` reduced over ``dims`` (an int or a list of axes, counted from either end): each
+    axis kept as 1 with ``keep``, dropped without. A 0-d shape stays 0-d (its one axis, 0 or -1,
+    is no dimension). An axis out of range wraps (a clause using this requires the dims' range
+    clause); an empty list raises: whether it reduces every axis or none is the operator's to say."""
+    axes = [int(dims)] if isinstance(dims, (int, np.integer)) else [int(d) for d in dims]
+    if not axes:
+        raise ExprError("reduced: no axes (whether an empty list reduces every axis or none is not said)")
+    rank = len(shape)
+    chosen = {a % max(rank, 1) for a in axes}
+    return tuple(1 if i in chosen else int(d) for i, d in enumerate(shape) if keep or i not in chosen)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "len": len, "min": min, "max": max, "abs": abs, "all": all, "any": any, "sum": sum,
     "prod": math.prod, "broadcast": _broadcast, "broadcastable": _broadcastable,
     "present": lambda value: value is not None,  # an optional argument was given (not null)
-    "distinct": _distinct,
+    "distinct": _distinct, "reduced": _reduced,
     "zip": lambda *seqs: tuple(zip(*seqs)),  # (with a generator: tensor lists position by position)
 }
