@@ -105,8 +105,8 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("outputSize或stride的元素值不大于0", "element sign", ("outputSize", "stride"),
      {"positive": True, "elements": True}),
     ("layers不满足>=0", "value sign", ("layers",), {"positive": False}),
-    ("repeats不为自然数", "value sign", ("repeats",), {"positive": False}),  # (自然数: from 0)
-    ("count不是自然数", "value sign", ("count",), {"positive": False}),
+    ("layers不为自然数", "value sign", ("layers",), {"positive": False}),  # (自然数: from 0)
+    ("传入的keep不是自然数", "value sign", ("keep",), {"positive": False}),
     ("keep不满足0≤keep≤1", "value interval", ("keep",),
      {"low": 0.0, "high": 1.0, "open_low": False, "open_high": False, "values": [0, 1]}),
     ("dim 不在 [-2, 1] 范围内", "value interval", ("dim",),  # an int attribute's values
