@@ -1,6 +1,7 @@
 """Backends of the toy reduction aclnnToyPeak (tests/fixtures/reduction_pages), for
 tests/test_draft_reduction_shapes.py: one right in its own way (numpy's own reduction decides the
-output's shape, not the spec's ``reduced``) and two wrong ones."""
+output's shape, not the spec's ``reduced``, and whether an axis can be reduced) and three wrong
+ones."""
 from __future__ import annotations
 
 import numpy as np
@@ -18,6 +19,16 @@ def numpy_shape(shape: tuple[int, ...], dims: list[int], keep: bool) -> tuple[in
     return np.any(view, axis=axes, keepdims=keep).shape
 
 
+def numpy_refuses(shape: tuple[int, ...], dims: list[int]) -> bool:
+    """Whether numpy refuses the maximum over these axes (an axis of no elements has none)."""
+    view = np.broadcast_to(np.zeros((), dtype=np.float32), shape)
+    try:
+        np.max(view, axis=tuple(dims) if shape else None)
+    except ValueError:
+        return True
+    return False
+
+
 def _judged(args) -> bool:
     """Whether the arguments get as far as the output's shape: all given, the axes in range,
     none twice, at least one."""
@@ -31,12 +42,15 @@ def _judged(args) -> bool:
 
 
 class NumpyPeak(OracleBackend):
-    """Right: refuses an out whose shape numpy's reduction does not give, before anything else."""
+    """Right: refuses a maximum numpy refuses (over an empty axis) and an out whose shape numpy's
+    reduction does not give, before anything else."""
 
     name = "numpy-peak"
 
     def call(self, api, args, product=None):
         if _judged(args):
+            if numpy_refuses(args["self"].array.shape, list(args["dims"])):
+                return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
             want = numpy_shape(args["self"].array.shape, list(args["dims"]), bool(args["keepDims"]))
             if args["out"].array.shape != want:
                 return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
@@ -66,3 +80,17 @@ class OutShapeUnchecked(OracleBackend):
                 out.array[...] = 0
                 return CallResult(0, PHASE_EXECUTE)
         return result
+
+
+class EmptyAxisAccepted(NumpyPeak):
+    """Wrong: a maximum over an axis of no elements is -inf, and the call succeeds."""
+
+    name = "empty-axis-accepted"
+
+    def call(self, api, args, product=None):
+        if _judged(args) and numpy_refuses(args["self"].array.shape, list(args["dims"])):
+            want = numpy_shape(args["self"].array.shape, list(args["dims"]), bool(args["keepDims"]))
+            if args["out"].array.shape == want:
+                args["out"].array[...] = -np.inf
+                return CallResult(0, PHASE_EXECUTE)
+        return super().call(api, args, product)

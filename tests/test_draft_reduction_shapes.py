@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import draft_text, drafted_pack_fixture
-from reduction_backends import numpy_shape
+from reduction_backends import numpy_refuses, numpy_shape
 
 import conformance
 from conformance.cases.case import Case
@@ -89,7 +89,7 @@ def test_both_halves_make_the_clause_one_half_does_not():
     assert all(o.checkable for o in d.draft.outcomes)
     d = _with_row(f"{KEPT}。")
     assert not any(c["id"] == CLAUSE for c in d.spec["constraints"])
-    assert [o.checkable for o in d.draft.outcomes] == [True, True, True, True, False]
+    assert [o.checkable for o in d.draft.outcomes] == [True, True, True, True, False, True]
 
 
 def test_the_row_becomes_a_coded_clause_and_out_is_drawn_reduced(drafted):
@@ -102,12 +102,12 @@ def test_the_row_becomes_a_coded_clause_and_out_is_drawn_reduced(drafted):
     assert spec["generate"]["args"]["out"] == "out_reduced_shape"
     assert spec["generate"]["draws"]["out_reduced_shape"] == {"expr": "reduced(self_shape, dims, keepDims)"}
     stats = yaml.safe_load((drafted / "stats.json").read_text(encoding="utf-8"))
-    assert stats["total"]["error_rows_checkable"] == stats["total"]["error_rows"] == 5
+    assert stats["total"]["error_rows_checkable"] == stats["total"]["error_rows"] == 6
 
 
 def test_without_the_row_out_is_still_drawn_reduced_and_the_guess_is_said():
     text = PAGE.read_text(encoding="utf-8").replace(
-        f"    <tr>\n      <td>{ROW}</td>\n    </tr>\n", "").replace('rowspan="4"', 'rowspan="3"')
+        f"    <tr>\n      <td>{ROW}</td>\n    </tr>\n", "").replace('rowspan="5"', 'rowspan="4"')
     d = draft_text(text, "toy: aclnnToyPeak.md")
     assert not any(c["id"] == CLAUSE for c in d.spec["constraints"])
     assert d.spec["generate"]["args"]["out"] == "out_reduced_shape"
@@ -149,6 +149,30 @@ def test_the_oracle_at_2_to_the_24_elements(specs):
     assert {v.clause for v in e.violations} == {"TP-EXPR"}
 
 
+EMPTY = "TP-EMPTY-AXIS"
+
+
+@pytest.mark.parametrize("text", ["self中需要reduce的维度size为0", "dim指定的轴为空轴",
+                                  "self对应dim维度的size不能为0"])
+def test_the_empty_axis_phrasings(text):
+    assert match(text, ("self", "dim", "keepDim", "out")).pattern == "empty reduced axis"
+
+
+def test_an_empty_reduced_axis_is_a_clause_broken_by_a_zero_first_dim(drafted, specs):
+    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    clause = next(c for c in spec["constraints"] if c["id"] == EMPTY)
+    assert clause["all"] == ["self.rank == 0 or all(self.shape[a % self.rank] > 0 for a in dims)"]
+    assert clause["break"] == {"self_shape": {"expr": "[0]"}, "dims": {"expr": "[0]"}}
+    spec, vocab = specs.operator(API), specs.vocabulary
+    case = broken_cases(spec, vocab, "atlas-a2", "FLOAT", SeededChooser(0), EMPTY)[0]
+    assert case.args["self"].shape == (0,) and case.args["out"].shape in ((), (1,))  # (as keepDims says)
+    assert breaks_only(explain(case, specs), EMPTY)
+    empty_kept = {"self": TensorMeta((3, 0, 2), "FLOAT"), "dims": [0], "keepDims": True,
+                  "out": TensorMeta((1, 0, 2), "FLOAT")}  # (an empty axis not reduced: valid)
+    assert explain(Case(API, "atlas-a2", empty_kept), specs).expected == "success"
+    assert numpy_refuses((3, 0, 2), [1]) and not numpy_refuses((3, 0, 2), [0])
+
+
 def _run(drafted, backend: str, tmp_path) -> dict:
     return conformance.run_suite(backend, specs=[drafted], ops=[API], products=["atlas-a2"], profile="quick",
                                  max_examples=8, isolate=False, report_dir=tmp_path)
@@ -179,3 +203,9 @@ def test_a_backend_not_checking_out_is_caught(drafted, tmp_path):
     assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", CLAUSE)}
     assert report["findings"][0]["message"].startswith(
         f"returned 0 (success), but should be 161002 (ACLNN_ERR_PARAM_INVALID) because {CLAUSE}")
+
+
+def test_a_backend_reducing_an_empty_axis_is_caught(drafted, tmp_path):
+    report = _run(drafted, f"{BACKENDS}:EmptyAxisAccepted", tmp_path)
+    assert report["outcome"] == "nonconformant"
+    assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", EMPTY)}

@@ -188,7 +188,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += empty_dims.clauses(ctx, ev.get(empty_dims.KIND, []), null_ids)
     settled = {id(e) for e in origin.values()}
     built += reduction_shapes.clauses(ctx, [e for e in ev.get("shape_note", []) if id(e) not in settled],
-                                      built, null_ids)
+                                      ev.get(reduction_shapes.EMPTY, []), built, null_ids)
     built += conditions.clauses(ctx, ev.get(conditions.PATTERN, []))
     built += list_sizes.clauses(ctx, ev.get(list_sizes.KIND, []), null_ids)
     built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), ev.get("shape_note", []),

@@ -123,6 +123,12 @@ def keep_shape_limits(text: str) -> Limits | None:
     return {"keep": sorted({bool(m["kept"]) for m in found}), "reduced": pairs.pop()}
 
 
+# "self中需要reduce的维度size为0", "dim指定的轴为空轴", "self对应dim维度的size不能为0": a reduction over
+# an axis of no elements (reduction_shapes.py: the reduction's input and dimension)
+EMPTY_AXIS = rx(rf"^(?:{NAME}\s*中)?\s*需要\s*reduce\s*的维度\s*size\s*为\s*0$|^{NAME}\s*指定的轴为空轴$|"
+                rf"^{NAME}\s*对应\s*{NAME}\s*维度的\s*size\s*不能为\s*0$")
+
+
 # "（x1、x2、yOut、xOut）的shape不是完全相同的shape", "输入x和输出y的shape不是完全相同的shape": the
 # tensors named share one shape (the whole sentence: "…，或二者的维度数不为1" says more)
 NOT_IDENTICAL = rx(r"^[（(]?(?:输入的?|输出的?|[A-Za-z_0-9、，,\s和与及])+[)）]?\s*的\s*shape\s*"

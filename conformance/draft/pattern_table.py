@@ -20,6 +20,7 @@ from conformance.draft.channel_phrasings import (
 )
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
+    EMPTY_AXIS,
     KEEP_SHAPE,
     NOT_IDENTICAL,
     PAD_LIMIT,
@@ -83,6 +84,8 @@ class Pattern:
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("reduced shape", ("shape_note",), KEEP_SHAPE, ("keepdim", ".shape", "!="),
             "keepdim为true时，out.shape != self.shape(指定维度dim设置为1的形状)。", limits=keep_shape_limits),
+    Pattern("empty reduced axis", ("empty_axis",), EMPTY_AXIS, ("reduce", "维度", "为0", "空轴"),
+            "self中需要reduce的维度size为0。"),
     Pattern("dtype promotion or cast", ("promotable", "castable"), PROMOTE_OR_CAST,
             ("推导失败", "转为", "或"), "self与other类型推导失败，或推导类型无法转为out的数据类型。",
             limits=promote_or_cast_limits),

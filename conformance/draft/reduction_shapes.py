@@ -13,6 +13,10 @@ keepDims)`` with the row's code. It requires the dimension's range and duplicate
 axis out of range has no reduced shape) and is broken by moving one element of the output's draw.
 An empty array of axes is not judged: whether it reduces every axis or none, no page says. Where no
 row says it, the draw stays a guess, and a review clause says so.
+
+A row refusing a reduced axis of no elements ("self中需要reduce的维度size为0", "dim指定的轴为空轴") is
+``x.rank == 0 or all(x.shape[d % x.rank] > 0 for d in dims)``, broken by x drawn ``[0, 2]`` (at its
+least rank of one or more) and dims ``[0]``: the outputs' draws follow.
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ from conformance.draft.shape_draws import Shapes
 from conformance.draft.shape_notes import listed
 
 KEY = "_reduced"  # a clause's private key: the outputs it gives the reduced shape
+EMPTY = "empty_axis"  # the reading kind of a row refusing an empty reduced axis, and its clause's key
 _KEEP = re.compile(r"keep_?dims?", re.IGNORECASE)
 
 
@@ -58,9 +63,10 @@ def find(ctx: Context, clauses: list[Clause]) -> Reduction | None:
     return Reduction(x, dim, keep, outputs)
 
 
-def clauses(ctx: Context, vague: list[Evidence], built: list[Clause],
+def clauses(ctx: Context, vague: list[Evidence], empty: list[Evidence], built: list[Clause],
             null_ids: dict[str, list[str]]) -> list[Clause]:
-    """One clause per vague shape row (not settled by the usage notes) on the reduction's outputs."""
+    """One clause per vague shape row (not settled by the usage notes) on the reduction's outputs,
+    and per row refusing an empty reduced axis."""
     r = find(ctx, built)
     if r is None:
         return []
@@ -73,7 +79,19 @@ def clauses(ctx: Context, vague: list[Evidence], built: list[Clause],
         out.append({"id": ctx.new_id("REDUCED"), "source": source([e.sentence for e in rows]),
                     "kind": "expr", "requires": [*nulls, *guards], "all": [_line(ctx, r, o) for o in named],
                     "on_violation": rows[0].status, "_evidence": rows, KEY: named})
+    for e in empty:
+        if e.params and set(e.params) <= {r.input, r.dim}:
+            out.append({"id": ctx.new_id("EMPTY-AXIS"), "source": source([e.sentence]), "kind": "expr",
+                        "requires": [*nulls, *guards], "all": [_nonempty(ctx, r)],
+                        "on_violation": e.status, "_evidence": [e], EMPTY: True})
     return out
+
+
+def _nonempty(ctx: Context, r: Reduction) -> str:
+    x, d = r.input, r.dim
+    if ctx.params[d]["kind"] == "int":
+        return ctx.if_given(d, f"{x}.rank == 0 or {x}.shape[{d} % {x}.rank] > 0")
+    return ctx.if_given(d, f"{x}.rank == 0 or all({x}.shape[a % {x}.rank] > 0 for a in {d})")
 
 
 def _rows(r: Reduction, vague: list[Evidence]) -> list[tuple[list[str], list[Evidence]]]:
@@ -107,21 +125,36 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             review: Review, draw_of: Callable[[str], str], where: Callable[[str], Any]) -> set[str]:
     """The outputs drawn reduced and each clause's break; the outputs so drawn (no longer guesses).
     A reduction that cannot be drawn so leaves its clauses for review."""
-    mine = [c for c in clauses_ if KEY in c]
+    mine = [c for c in clauses_ if KEY in c or EMPTY in c]
+    shaped = [c for c in mine if KEY in c]
     r = find(s.ctx, clauses_)
     drawn = _draw(s, draws, args, r, draw_of) if r is not None else None
     for c in mine:
-        named = c.pop(KEY)
-        if drawn is None:
+        named, empty = c.pop(KEY, None), c.pop(EMPTY, False)
+        step = _empty_break(s, args, r, draw_of) if empty and drawn else None
+        if drawn is None or empty and step is None:
             clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(named[0])), reading(c))
+            review(Sentence(c["source"]["quote"], where(named[0] if named else r.input)), reading(c))
         else:
-            c["break"] = {args[named[0]]: {"mode": "perturb"}}
-    if drawn and not any(c in clauses_ for c in mine):
+            c["break"] = step or {args[named[0]]: {"mode": "perturb"}}
+    if drawn and not any(c in clauses_ for c in shaped):
         review(Sentence(f"Drafted guess: {', '.join(r.outputs)} drawn as {r.input} reduced over {r.dim} "
                         f"({r.keep}: reduced axes kept as 1), which no row says: check the generate "
                         "section", where(r.outputs[0])), doc="contract")
     return set(drawn or ())
+
+
+def _empty_break(s: Shapes, args: dict[str, Any], r: Reduction,
+                 draw_of: Callable[[str], str]) -> dict[str, Any] | None:
+    """x drawn with a first dimension of 0 (then 2s, at its least rank of one or more) and the
+    dimension 0: the one reduced axis empty. None where x's rank cannot be one or more."""
+    low, high = s.ranges.get(args[r.input], (0, 0))
+    rank = max(low, 1)
+    if rank > high:
+        return None
+    shape = "[0" + ", 2" * (rank - 1) + "]"
+    dim = "0" if s.ctx.params[r.dim]["kind"] == "int" else "[0]"
+    return {args[r.input]: {"expr": shape}, draw_of(r.dim): {"expr": dim}}
 
 
 def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], r: Reduction,
