@@ -173,6 +173,15 @@ def test_an_empty_reduced_axis_is_a_clause_broken_by_a_zero_first_dim(drafted, s
     assert numpy_refuses((3, 0, 2), [1]) and not numpy_refuses((3, 0, 2), [0])
 
 
+def test_a_0d_only_input_has_no_empty_axis_to_draw_and_the_row_is_reviewed():
+    text = PAGE.read_text(encoding="utf-8").replace("<td>0-8</td>", "<td>0</td>", 1)
+    d = draft_text(text, "toy: aclnnToyPeak.md")
+    assert not any(c["id"] == EMPTY for c in d.spec["constraints"])
+    reviews = [c["source"]["quote"] for c in d.spec["constraints"] if c["kind"] == "review"]
+    assert "dims指定的轴为空轴" in reviews
+    assert any(c["id"] == CLAUSE for c in d.spec["constraints"])  # (the shape row still holds)
+
+
 def _run(drafted, backend: str, tmp_path) -> dict:
     return conformance.run_suite(backend, specs=[drafted], ops=[API], products=["atlas-a2"], profile="quick",
                                  max_examples=8, isolate=False, report_dir=tmp_path)

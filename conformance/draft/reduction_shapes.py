@@ -98,7 +98,7 @@ def _rows(r: Reduction, vague: list[Evidence]) -> list[tuple[list[str], list[Evi
     """(outputs, the sentences saying their shape) of each clause: a vague row alone; the halves
     of one output under each flag value together, when both are said with one code."""
     allowed = {r.input, r.dim, r.keep, *r.outputs}
-    out, halves = [], {}
+    out, halves = [], {}  # (halves: output → its sentences under one flag value)
     for e in vague:
         named = [o for o in r.outputs if o in e.params]
         if not named or e.limits.get("scope") == "all" or not set(e.params) <= allowed:
@@ -134,7 +134,8 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         step = _empty_break(s, args, r, draw_of) if empty and drawn else None
         if drawn is None or empty and step is None:
             clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(named[0] if named else r.input)), reading(c))
+            for e in c["_evidence"]:
+                review(e.sentence, reading(c))
         else:
             c["break"] = step or {args[named[0]]: {"mode": "perturb"}}
     if drawn and not any(c in clauses_ for c in shaped):
