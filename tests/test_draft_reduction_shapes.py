@@ -1,7 +1,7 @@
 """A reduction's outputs (a keepDims flag, a dimension attribute a range row ties to the input): drawn
 as the input reduced over the dimension, and a vague shape row on them ("out的shape与实际不匹配")
 read as ``out.shape == reduced(self.shape, dims, keepDims)`` with the row's code. Drawn with the
-input's shape, as they were, every valid case of a drafted reduction was one a kernel refuses.
+input's shape, as they were, nearly every valid case of a drafted reduction was one a kernel refuses.
 On an invented page in the vendor's layout (tests/fixtures/reduction_pages), drafted here, and
 against a backend right in its own way (numpy's reduction) and two wrong ones."""
 from __future__ import annotations

@@ -7,12 +7,13 @@ keepDims, keep_dims), one dimension attribute (an int or int array a range row t
 tensor: attr_clauses' ``_dim``) and output tensors no same_shape clause ties to that input. Its
 outputs are drawn as ``reduced(x_shape, dim, keepDim)`` (spec/expression_functions.py) whether or
 not a row says so: drawn with the input's shape, as they were, a kernel refusing them made a false
-finding of every valid case. A vague shape row naming only these outputs (besides the input, the
-dimension and the flag) becomes an ``expr`` clause ``out.shape == reduced(self.shape, dims,
-keepDims)`` with the row's code. It requires the dimension's range and duplicate-axes clauses (an
-axis out of range has no reduced shape) and is broken by moving one element of the output's draw.
-An empty array of axes is not judged: whether it reduces every axis or none, no page says. Where no
-row says it, the draw stays a guess, and a review clause says so.
+finding of nearly every valid case (all but those whose reduced dims were kept and already 1). A
+vague shape row naming only these outputs (besides the input, the dimension and the flag) becomes an
+``expr`` clause ``out.shape == reduced(self.shape, dims, keepDims)`` with the row's code. It
+requires the dimension's range and duplicate-axes clauses (an axis out of range has no reduced
+shape) and is broken by moving one element of the output's draw. An empty array of axes is not
+judged: whether it reduces every axis or none, no page says. Where no row says it, the draw stays a
+guess, and a review clause says so.
 
 A row refusing a reduced axis of no elements ("self中需要reduce的维度size为0", "dim指定的轴为空轴") is
 ``x.rank == 0 or all(x.shape[d % x.rank] > 0 for d in dims)``, broken by x drawn ``[0, 2]`` (at its
