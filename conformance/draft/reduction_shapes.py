@@ -16,7 +16,7 @@ judged: whether it reduces every axis or none, no page says. Where no row says i
 guess, and a review clause says so.
 
 A row refusing a reduced axis of no elements ("self中需要reduce的维度size为0", "dim指定的轴为空轴") is
-``x.rank == 0 or all(x.shape[d % x.rank] > 0 for d in dims)``, broken by x drawn ``[0, 2]`` (at its
+``x.rank == 0 or all(x.shape[d % x.rank] > 0 for d in dims)``, broken by x drawn ``[0, 2, …]`` (at its
 least rank of one or more) and dims ``[0]``: the outputs' draws follow.
 """
 from __future__ import annotations
