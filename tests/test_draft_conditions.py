@@ -186,3 +186,42 @@ def test_a_given_condition_becomes_a_conditional_clause_or_a_review(vocab):
     assert not any(c["kind"] == "rank_in" and 4 in c.get("ranks", []) for c in d.spec["constraints"])
 
 
+
+
+# -- a conditional shape tie on a tensor drawn as a guess, or beside a same_shape group ------------
+def _flag_page(*rows: str, optional: bool = True):
+    """aclnnToyDim with a bool ``flag`` and a tensor ``maxRef`` whose shape no note gives (optional or
+    not), and ``rows`` under ACLNN_ERR_PARAM_INVALID."""
+    base = toy_dim()
+    proto = (*base.prototype, PrototypeParam("flag", "bool", const=True, optional=False),
+             PrototypeParam("maxRef", "aclTensor*", const=False, optional=optional))
+    extra = (param("flag", 4, dtypes=("BOOL",), formats=(), rank=None, noncontiguous=None),
+             param("maxRef", 5, direction="output", dtypes=("FLOAT", "FLOAT16"), rank=(0, 8),
+                   optional=optional))
+    errors = (*base.errors, *(error("ACLNN_ERR_PARAM_INVALID", 161002, r, 4 + i) for i, r in enumerate(rows)))
+    return toy_dim(prototype=proto, params=(*base.params, *extra), errors=errors)
+
+
+def _clause(d, quote: str) -> dict:
+    return next(c for c in d.spec["constraints"] if c["source"]["quote"].split(" / ")[0] == quote)
+
+
+def test_an_optional_tensor_is_the_one_perturbed_and_drawn_with_the_shape_it_is_held_to(vocab):
+    row = "当flag为true时，maxRef和self的shape不一致"
+    d = draft_spec(_flag_page(f"{row}。"), vocab, "toy: x.md")
+    c = _clause(d, row)
+    assert c["all"] == ["not (flag) or not present(maxRef) or self.shape == maxRef.shape"]
+    assert c["break"] == {"flag": {"sampled": [True]}, "maxRef_own_shape": {"mode": "perturb"}}
+    draws, args = d.spec["generate"]["draws"], d.spec["generate"]["args"]
+    assert args["maxRef"] == "maxRef_own_shape" and draws["maxRef_own_shape"] == {"expr": args["self"]}
+    assert all(o.checkable for o in d.draft.outcomes)
+
+
+def test_a_tensor_of_a_same_shape_group_is_not_the_one_perturbed(vocab):
+    # out is tied to self ("shape与self一致"); moving out would break that tie too: maxRef moves
+    row = "当flag为true时，maxRef和out的shape不一致"  # (out, the last output named, was moved)
+    d = draft_spec(_flag_page(f"{row}。", optional=False), vocab, "toy: x.md")
+    c = _clause(d, row)
+    assert c["all"] == ["not (flag) or out.shape == maxRef.shape"]
+    assert c["break"] == {"flag": {"sampled": [True]}, "maxRef_own_shape": {"mode": "perturb"}}
+    assert all(o.checkable for o in d.draft.outcomes)

@@ -1,12 +1,13 @@
 """The ``break`` of a conditional clause (conditions.py): its condition's attributes drawn at the
 values making it true (a bool array element by element: the array at its length clause's length,
 every other element true as valid cases draw them, the clause requiring that length clause so a
-shorter array is never indexed), and its body broken: the tensor that must be given drawn as
-null, the tensor that must have another's shape drawn with that shape perturbed, the attribute that must
-not be negative drawn negative. A tensor sharing its shape draw with others is given a draw of
-its own (an ``expr`` copy of the shared one), so only it changes. A coded clause whose break
-cannot be drawn (its tensors drawn apart, its condition and body on one attribute) is left for
-review. Whether the break breaks that clause alone, breakable.py checks on the drafted spec.
+shorter array is never indexed), and its body broken: the tensor that must be given drawn as null,
+the tensor that must have another's shape drawn with that shape perturbed (the one in no same_shape
+group, if one is; one whose shape was a guess drawn with that shape first), the attribute that must
+not be negative drawn negative. A tensor sharing its shape draw with others is given a draw of its
+own (an ``expr`` copy of the shared one), so only it changes. A coded clause whose break cannot be
+drawn (its tensors drawn apart, its condition and body on one attribute) is left for review. Whether
+the break breaks that clause alone, breakable.py checks on the drafted spec.
 """
 from __future__ import annotations
 
@@ -116,6 +117,9 @@ def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[st
         steps[own] = {"sampled": [None]}
     if "perturb" in info:
         tensor, like = info["perturb"], info["like"]
+        if len(s.members(tensor)) > 1 and s.members(like) == [like]:
+            tensor, like = like, tensor  # (moved, a tensor of a same_shape group breaks that too)
+        _share_guess(s, args, tensor, like)
         if s.of.get(tensor) is None or s.of.get(tensor) != s.of.get(like):  # drawn apart: valid
             return None  # cases could break the clause, and a perturbed copy proves nothing
         own = _own_draw(draws, args, tensor)
@@ -123,6 +127,20 @@ def _steps(s: Shapes, draws: dict[str, Any], args: dict[str, Any], info: dict[st
             return None
         steps[own] = {"mode": "perturb"}
     return steps
+
+
+def _share_guess(s: Shapes, args: dict[str, Any], tensor: str, like: str) -> None:
+    """A tensor no clause gave a shape (drawn like the first, a guess) drawn with ``like``'s shape,
+    as the clause asks where its condition holds (and nothing asks elsewhere), when its own rank
+    limits take that draw's ranks."""
+    drawn, base = s.of.get(tensor), s.of.get(like)
+    if drawn is None or base is None or drawn == base or tensor not in s.guessed \
+            or s.members(tensor) != [tensor] or args.get(tensor) != drawn or base not in s.ranges:
+        return
+    low, high, _, unknown = s.ranks([tensor])
+    if unknown or low <= s.ranges[base][0] and s.ranges[base][1] <= high:
+        s.of[tensor] = args[tensor] = base
+        s.guessed.remove(tensor)
 
 
 def _own_draw(draws: dict[str, Any], args: dict[str, Any], tensor: str) -> str | None:

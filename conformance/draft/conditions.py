@@ -228,8 +228,12 @@ def _body(ctx: Context, e: Evidence, given: str | None) -> tuple[list[str], dict
         return reduced_outputs.body(ctx, kind, names, e.limits)
     if kind == "same_shape" and len(names) >= 2 and set(kinds.values()) == {"tensor"}:
         first = names[0]  # the given tensor, when the condition names one, is the one perturbed;
-        outputs = [n for n in names if ctx.params[n]["role"] == "output"]  # else an output (an input
-        moved = given if given in names else outputs[-1] if outputs else names[-1]  # ties others)
+        optional = [n for n in names if ctx.params[n].get("optional") and n != given]  # else an
+        outputs = [n for n in names if ctx.params[n]["role"] == "output"]  # optional one, an output
+        moved = given if given in names else (optional or outputs or names)[-1]  # (an input ties others)
         like = first if moved != first else names[1]
-        return [f"{n}.shape == {first}.shape" for n in names[1:]], {"perturb": moved, "like": like}
+        lines = [f"{n}.shape == {first}.shape" for n in names[1:]]
+        for n in optional:  # (left out, an optional tensor has no shape to compare)
+            lines = [ctx.if_given(n, t) if re.search(rf"\b{n}\b", t) else t for t in lines]
+        return lines, {"perturb": moved, "like": like}
     return None
