@@ -131,9 +131,19 @@ def draft_text(text: str, label: str) -> Any:
     return draft_spec(read_page(text, label, vocab), vocab, label)
 
 
-def oracle_quick(pack: Any, api: str, tmp_path: Any) -> dict[str, Any]:
-    """A quick run of ``api`` from the drafted ``pack`` against the oracle backend on atlas-a2."""
+def oracle_quick(pack: Any, api: str, tmp_path: Any, backend: str = "oracle",
+                 max_examples: int = 3) -> dict[str, Any]:
+    """A quick run of ``api`` from the drafted ``pack`` against ``backend`` (the oracle) on atlas-a2."""
     import conformance
 
-    return conformance.run_suite("oracle", specs=[pack], ops=[api], products=["atlas-a2"], profile="quick",
-                                 max_examples=3, isolate=False, report_dir=tmp_path / "r")
+    return conformance.run_suite(backend, specs=[pack], ops=[api], products=["atlas-a2"], profile="quick",
+                                 max_examples=max_examples, isolate=False, report_dir=tmp_path / "r")
+
+
+def assert_clean_pass(report: dict[str, Any], clause: str, cases: int) -> None:
+    """No finding and no error in ``report``, and ``clause``'s status checks passed on at least
+    ``cases`` cases."""
+    assert report["findings"] == [] and not report["errors"]
+    mine = {(r["kind"], r["outcome"]) for r in report["results"] if r["clause"] == clause}
+    assert mine == {("status", "pass")}
+    assert sum(r["cases"] for r in report["results"] if r["clause"] == clause) >= cases

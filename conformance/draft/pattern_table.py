@@ -78,12 +78,14 @@ class Pattern:
     example: str  # a typical phrasing (closest() breaks ties with it)
     exclude: re.Pattern[str] | None = None
     limits: Callable[[str], Limits | None] = field(default=lambda text: {})  # None: no match
+    conditional: bool = False  # reads a sentence stating a condition ("…时"): its regex says it whole
 
 
 # -- the patterns, in the order they are tried (the first that matches reads the sentence) --------
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("reduced shape", ("shape_note",), KEEP_SHAPE, ("keepdim", ".shape", "!="),
-            "keepdim为true时，out.shape != self.shape(指定维度dim设置为1的形状)。", limits=keep_shape_limits),
+            "keepdim为true时，out.shape != self.shape(指定维度dim设置为1的形状)。", limits=keep_shape_limits,
+            conditional=True),
     Pattern("empty reduced axis", ("empty_axis",), EMPTY_AXIS, ("reduce", "维度", "为0", "空轴"),
             "self中需要reduce的维度size为0。"),
     Pattern("dtype promotion or cast", ("promotable", "castable"), PROMOTE_OR_CAST,
@@ -229,7 +231,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("index other dims", ("index_tie",), ix.OTHER_DIMS, ("dim", "其余维度", "非dim轴"),
             "self和source除了在维度dim上，其余维度上存在shape值不相等。", limits=ix.other_dims_limits),
     Pattern("index size bound", ("index_tie",), ix.SIZE_BOUND, ("size(d)", "每一个维度d", "d != dim"),
-            "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=ix.size_bound_limits),
+            "对于每一个维度d，有index.size(d) <= src.size(d)。", limits=ix.size_bound_limits,
+            conditional=True),
     Pattern("gather shape", ("index_tie",), ix.GATHER_SHAPE, ("扩展为", "相应维", "index的shape"),
             "out的shape不满足除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致。",
             limits=ix.gather_shape_limits),

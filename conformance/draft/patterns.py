@@ -11,9 +11,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from conformance.draft import index_phrasings as ix
 from conformance.draft.condition_phrasings import ABSENT, GIVEN, RANK_CONDITION, is_conditional
-from conformance.draft.dim_phrasings import KEEP_SHAPE
 from conformance.draft.pattern_table import PATTERNS
 from conformance.draft.rank_parts import name_parts, spoken_rank
 from conformance.draft.sentence_limits import Limits, named, unnamed
@@ -38,9 +36,10 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     text = spoken_rank(text)  # "self的dim不为3" reads as "self的维度不为3"
-    # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition)
-    if is_conditional(text) and not (RANK_CONDITION.search(text) or ix.SIZE_BOUND.search(text)
-                                     or KEEP_SHAPE.search(text)) \
+    # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition; a pattern marked
+    # conditional states its condition whole, "keepdim为true时，out.shape != …")
+    if is_conditional(text) and not (RANK_CONDITION.search(text)
+                                     or any(p.conditional and p.regex.search(text) for p in PATTERNS)) \
             or ABSENT.search(text):
         return None
     bare = unnamed(text, names)

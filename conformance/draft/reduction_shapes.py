@@ -44,6 +44,10 @@ class Reduction:
     keep: str
     outputs: tuple[str, ...]
 
+    @property
+    def names(self) -> set[str]:
+        return {self.input, self.dim, self.keep, *self.outputs}
+
 
 def find(ctx: Context, clauses: list[Clause]) -> Reduction | None:
     """The page's reduction, or None when it has no keepdim flag, no dimension tied to one input
@@ -71,10 +75,9 @@ def clauses(ctx: Context, vague: list[Evidence], empty: list[Evidence], built: l
     r = find(ctx, built)
     if r is None:
         return []
-    allowed = {r.input, r.dim, r.keep, *r.outputs}
     guards = [c["id"] for c in built
               if c.get("_dim") == (r.dim, r.input) or c.get("_axes", ("",))[0] == r.dim]
-    nulls = [cid for cid, params in null_ids.items() if set(params) & allowed]
+    nulls = [cid for cid, params in null_ids.items() if set(params) & r.names]
     out = []
     for named, rows in _rows(r, vague):
         out.append({"id": ctx.new_id("REDUCED"), "source": source([e.sentence for e in rows]),
@@ -98,11 +101,10 @@ def _nonempty(ctx: Context, r: Reduction) -> str:
 def _rows(r: Reduction, vague: list[Evidence]) -> list[tuple[list[str], list[Evidence]]]:
     """(outputs, the sentences saying their shape) of each clause: a vague row alone; the halves
     of one output under each flag value together, when both are said with one code."""
-    allowed = {r.input, r.dim, r.keep, *r.outputs}
     out, halves = [], {}  # (halves: output → its sentences under one flag value)
     for e in vague:
         named = [o for o in r.outputs if o in e.params]
-        if not named or e.limits.get("scope") == "all" or not set(e.params) <= allowed:
+        if not named or e.limits.get("scope") == "all" or not set(e.params) <= r.names:
             continue
         if "keep" not in e.limits and listed(e.sentence.text) <= set(e.params):
             out.append((named, [e]))
