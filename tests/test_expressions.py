@@ -69,6 +69,15 @@ def test_explain_names_the_values():
         "x.rank == 2 and reduction in (0, 1) does not hold (x.rank=3, reduction=7)"
 
 
+def test_explain_leaves_out_what_the_expression_guards_from_being_read():
+    # a 0-d out has no out.shape[0]: the clause never reads it, and neither does its message
+    e = Expression("out.rank == x.rank and 2 * out.shape[0] == x.shape[0]", NAMES | {"out"})
+    names = {"x": TensorMeta((2,), "FLOAT"), "out": TensorMeta((), "FLOAT")}
+    assert e.evaluate(names) is False
+    assert e.explain(names) == ("out.rank == x.rank and 2 * out.shape[0] == x.shape[0] does not hold "
+                                "(out.rank=0, x.rank=1, x.shape[0]=2)")
+
+
 def test_distinct_drops_repeats_and_counts_axes_from_either_end():
     x = TensorMeta((2, 3), "FLOAT")
     assert ev("distinct(padding)", padding=(1, 0, 1)) == [1, 0]

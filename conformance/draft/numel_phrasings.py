@@ -9,12 +9,17 @@ patterns.py can read them without importing the drafting context.
 - half: "out、outGelu在dim维的size不等于self在dim维size的1/2", "out在dim对应维度上的大小不等于x的一半"
   (and "out的维度数与x不一致，或…": the ranks too), "out、outGelu的shape跟self的shape除了dim指定的轴外
   需要保持一致，dim指定的轴为self的shape对应轴的一半" (the other dimensions too): the dimension an int
-  attribute names is half the source's there.
+  attribute names is half the source's there; the Glu pages' "out的shape不等于self根据dim拆分后的shape"
+  (Glu halves self along dim: its page's out is "(*_1,M,*_2)，M = N /2") and "gradOut的shape不满足
+  (*1,M,*2)其中M = N /2，N为self根据dim指定的该维度上的数值" say the same as the last;
+- even: "入参self根据指定的dim所对应的维度不能整除2", "x在dim对应维度上不能被2整除": the dimension an int
+  attribute names is even; "dim不在指定的取值范围内或x在dim对应维度上不能被2整除" joins it to dim's range
+  (the one dim's own row writes).
 """
 from __future__ import annotations
 
 from conformance.draft.sentence_limits import Limits, rx
-from conformance.draft.words import DIFFER, NAME, NAMES
+from conformance.draft.words import DIFFER, NAME, NAMES, OR
 
 #: The words naming a tensor's element count (its "shape size": the product of its shape).
 ELEMENTS = r"(?:元素个数|元素数量|元素数|shape\s*size|shape\s*大小|ShapeSize)"
@@ -39,10 +44,25 @@ _WITH_RANK = rx(rf"^(?P<first>{NAME})\s*的\s*(?:维度数|维数)\s*(?:与|和)
 _WHOLE = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*(?:跟|与|和)\s*(?P<source>{NAME})\s*的\s*shape\s*"
             rf"除了?\s*(?P<dim>{NAME})\s*指定的\s*轴外\s*(?:需要|需)?\s*保持一致\s*[，,]\s*(?P=dim)\s*指定的\s*轴"
             rf"\s*为\s*(?P=source)\s*的\s*shape\s*对应轴{_HALF_WORD}{_END}")
+# "out的shape不等于self根据dim拆分后的shape"
+_HALVES = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*不等于\s*(?P<source>{NAME})\s*根据\s*(?P<dim>{NAME})"
+             rf"\s*拆分后的\s*shape{_END}")
+# "gradOut的shape不满足(*1,M,*2)其中M = N /2，N为self根据dim指定的该维度上的数值"
+_FORMULA = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*不满足\s*[(（]\s*\*_?1\s*,\s*M\s*,\s*\*_?2\s*[)）]"
+              rf"\s*[，,]?\s*其中\s*M\s*=\s*N\s*/\s*2\s*[，,]\s*N\s*为\s*(?P<source>{NAME})\s*根据\s*"
+              rf"(?P<dim>{NAME})\s*指定的\s*该?\s*维度上的\s*(?:数值|大小){_END}")
+_EVEN_PART = (rf"(?:入参|输入)?\s*(?P<x>{NAME})\s*(?:根据指定的|在)\s*(?P<dim>{NAME})\s*"
+              r"(?:所对应的维度|对应的?维度上?)\s*(?:的大小)?\s*不能\s*(?:被\s*2\s*整除|整除\s*2)")
+_EVEN = rx(rf"^{_EVEN_PART}{_END}")
+# "dim不在指定的取值范围内或x在dim对应维度上不能被2整除": the range dim's own row writes, and the even
+_RANGE_OR_EVEN = rx(rf"^(?P<attr>{NAME})\s*不在指定的\s*取值范围内?{OR}{_EVEN_PART}{_END}")
 _SPLIT = rx(r"\s*(?:、|,|，|和|或)\s*")
 ONE_ELEMENT = _ONE
 SAME_NUMEL = _SAME
-HALF_DIM = rx(rf"{_HALF_WORD}{_END}")  # (the gate: half_limits reads the three forms, their groups alike)
+# (the gate: half_limits reads the five forms, their groups alike)
+HALF_DIM = rx(rf"{_HALF_WORD}{_END}|拆分后的\s*shape{_END}|M\s*=\s*N\s*/\s*2")
+EVEN_DIM = _EVEN
+RANGE_OR_EVEN = _RANGE_OR_EVEN
 
 
 def one_element_limits(text: str) -> Limits | None:
@@ -62,7 +82,8 @@ def half_limits(text: str) -> Limits | None:
     """{"half": (targets, source, dim), "match": "dim" | "rank" | "shape"}: each target's dimension
     ``dim`` is half the source's there; "rank": the ranks agree too, "shape": every other
     dimension too (None: not this row)."""
-    for regex, also in ((_PLAIN, "dim"), (_WITH_RANK, "rank"), (_WHOLE, "shape")):
+    for regex, also in ((_PLAIN, "dim"), (_WITH_RANK, "rank"), (_WHOLE, "shape"), (_HALVES, "shape"),
+                        (_FORMULA, "shape")):
         m = regex.search(text)
         if m is None:
             continue
@@ -73,3 +94,16 @@ def half_limits(text: str) -> Limits | None:
             return None
         return {"half": (targets, m["source"], m["dim"]), "match": also}
     return None
+
+
+def even_limits(text: str) -> Limits | None:
+    """{"even": (x, dim)}: x's dimension ``dim`` is even (None: not this row)."""
+    m = _EVEN.search(text)
+    return None if m is None else {"even": (m["x"], m["dim"])}
+
+
+def range_or_even_limits(text: str) -> Limits | None:
+    """{"documented": True, "even": (x, dim)}: dim within the range its own row writes, and x's
+    dimension dim even (None: not this row, or another attribute's range)."""
+    m = _RANGE_OR_EVEN.search(text)
+    return None if m is None or m["attr"] != m["dim"] else {"documented": True, "even": (m["x"], m["dim"])}

@@ -13,6 +13,10 @@ alone.
   size: "1/2" needs one), which needs x's rank at least 1 (its draw's least rank is raised) and
   dim drawn over x's dimensions (a guessed draw of dim is redrawn so; values the page lists are
   kept). The break: the targets' dimension dim one more.
+- even ("x在dim对应维度上不能被2整除"): ``x.shape[dim] % 2 == 0``, guarded as the half is. Valid cases
+  draw x with dimension dim doubled (the half's draw, or its own when no half row ties x), the
+  break doubled plus one. A half row on the same x and dim then says nothing of an odd x (its
+  guard: the even row is that case's), so the odd x breaks the even row alone.
 
 A tie that cannot be drawn so (a target sharing x's shape by a same_shape row, a shape not drawn
 freely, dim drawn from another tensor) is removed and its row reviewed.
@@ -32,8 +36,10 @@ KIND = "numel_tie"
 def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
     """One expr clause per row whose tensors are required plain tensors (and dim an int)."""
     out = []
+    evens = {e.limits["even"] for e in evidence if "even" in e.limits}
     for e in evidence:
-        made = _half(ctx, e) if "half" in e.limits else _same(ctx, e)
+        made = _half(ctx, e, evens) if "half" in e.limits else _even(ctx, e) if "even" in e.limits \
+            else _same(ctx, e)
         if made is None:
             continue
         lines, names, tie = made
@@ -56,12 +62,29 @@ def _same(ctx: Context, e: Evidence) -> tuple[list[str], set[str], tuple[Any, ..
     return [f"{a}.numel == {b}.numel"], {a, b}, ("same", a, b)
 
 
-def _half(ctx: Context, e: Evidence) -> tuple[list[str], set[str], tuple[Any, ...]] | None:
+def _guard(ctx: Context, x: str, dim: str) -> str | None:
+    """What says nothing of x's dimension dim (a 0-d x, dim out of range), or None when x is not a
+    required plain tensor or dim not an int attribute."""
+    if not _plain(ctx, x) or ctx.params.get(dim, {}).get("kind") != "int" or not expressible(dim):
+        return None
+    return f"{x}.rank == 0 or {dim} < -{x}.rank or {dim} >= {x}.rank"
+
+
+def _even(ctx: Context, e: Evidence) -> tuple[list[str], set[str], tuple[Any, ...]] | None:
+    x, dim = e.limits["even"]
+    if (guard := _guard(ctx, x, dim)) is None:
+        return None
+    return [ctx.if_given(dim, f"{guard} or {x}.shape[{dim} % {x}.rank] % 2 == 0")], {x}, ("even", x, dim)
+
+
+def _half(ctx: Context, e: Evidence,
+          evens: set[tuple[str, str]]) -> tuple[list[str], set[str], tuple[Any, ...]] | None:
     targets, x, dim = e.limits["half"]
-    if not _plain(ctx, x, *targets) or ctx.params.get(dim, {}).get("kind") != "int" or not expressible(dim):
+    if (guard := _guard(ctx, x, dim)) is None or not _plain(ctx, *targets):
         return None
     d = f"{dim} % {x}.rank"
-    guard = f"{x}.rank == 0 or {dim} < -{x}.rank or {dim} >= {x}.rank"
+    if (x, dim) in evens:
+        guard += f" or {x}.shape[{d}] % 2 != 0"
     lines = []
     for t in targets:
         size = f"2 * {t}.shape[{d}] == {x}.shape[{d}]"
@@ -78,17 +101,19 @@ def _half(ctx: Context, e: Evidence) -> tuple[list[str], set[str], tuple[Any, ..
 def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: list[Clause],
             review: Review, where: Callable[[str], Any]) -> set[str]:
     """Each tie's draws (``draws`` and ``args`` gain them) and break; the names now drawn from
-    the rows (no longer guesses). A tie that cannot be drawn is removed and its row reviewed."""
+    the rows (no longer guesses). A tie that cannot be drawn is removed and its row reviewed.
+    Even rows come last: they take a half row's doubled draw of their tensor."""
     tied: set[str] = set()
-    for c in list(clauses_):
-        tie = c.get("_numel_tie")
-        if tie is None:
-            continue
-        done = _draw_same(s, draws, args, *tie[1:]) if tie[0] == "same" else \
-            _draw_half(s, draws, args, *tie[1:])
+    doubled: dict[tuple[str, str], tuple[str, str]] = {}  # (x, dim) → (x's old draw, the doubled)
+    ties = [c for c in clauses_ if "_numel_tie" in c]
+    for c in sorted(ties, key=lambda c: c["_numel_tie"][0] == "even"):
+        kind, *tie = c["_numel_tie"]
+        done = _draw_same(s, draws, args, *tie) if kind == "same" else \
+            _draw_half(s, draws, args, doubled, *tie) if kind == "half" else \
+            _draw_even(s, draws, args, doubled, *tie)
         if done is None:
             clauses_.remove(c)
-            first = tie[1] if tie[0] == "same" else tie[1][0]
+            first = tie[0][0] if kind == "half" else tie[0]
             review(Sentence(c["source"]["quote"], where(first)), reading(c))
             continue
         names, c["break"] = done
@@ -126,37 +151,63 @@ def _draw_same(s: Shapes, draws: dict[str, Any], args: dict[str, Any], a: str,
     return set(s.members(a)), {name: {"expr": bumped}}
 
 
-def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any], targets: tuple[str, ...],
-               x: str, dim: str) -> tuple[set[str], dict[str, Any]] | None:
-    base = args.get(x)
-    if not isinstance(base, str) or "shape" not in draws.get(base, {}) or not own(s, args, x) \
-            or args.get(dim) != dim or dim not in draws:
-        return None
+def _draw_half(s: Shapes, draws: dict[str, Any], args: dict[str, Any],
+               doubled: dict[tuple[str, str], tuple[str, str]], targets: tuple[str, ...], x: str,
+               dim: str) -> tuple[set[str], dict[str, Any]] | None:
     classes = [s.members(t) for t in targets]
     if any(x in m or not own(s, args, m[0]) for m in classes) \
             or len({s.rep(t) for t in targets}) != len(targets):
         return None  # (a target sharing x's shape, or drawn apart from its class)
+    if (drawn := _double(s, draws, args, x, dim)) is None:
+        return None
+    base, doubled[(x, dim)] = drawn[0], drawn
+    d = f"{dim} % len({base})"
+    half = fresh(draws, f"{x}_half_shape")
+    draws[half] = {"expr": base}
+    s.ranges[half] = s.ranges[base]
+    for m in (m for members in classes for m in members):
+        args[m] = half
+    step = {half: {"expr": f"{base}[:{d}] + [{base}[{d}] + 1] + {base}[{d} + 1:]"}}
+    return {m for members in classes for m in members} | {dim}, step
+
+
+def _draw_even(s: Shapes, draws: dict[str, Any], args: dict[str, Any],
+               doubled: dict[tuple[str, str], tuple[str, str]], x: str,
+               dim: str) -> tuple[set[str], dict[str, Any]] | None:
+    drawn = doubled.get((x, dim)) or _double(s, draws, args, x, dim)
+    if drawn is None:
+        return None
+    base, name = drawn
+    d = f"{dim} % len({base})"
+    return {dim}, {name: {"expr": f"{base}[:{d}] + [2 * {base}[{d}] + 1] + {base}[{d} + 1:]"}}
+
+
+def _double(s: Shapes, draws: dict[str, Any], args: dict[str, Any], x: str,
+            dim: str) -> tuple[str, str] | None:
+    """x's class drawn as its old draw with dimension dim doubled: (the old draw, the new one), or
+    None when x's draw cannot be so (not a shape drawn alone, a rank sampled from a set or only
+    0-d, read by another draw, dim drawn from elsewhere)."""
+    base = args.get(x)
+    if not isinstance(base, str) or "shape" not in draws.get(base, {}) or not own(s, args, x) \
+            or args.get(dim) != dim or dim not in draws:
+        return None
     rank = draws[base]["shape"]["rank"]
     if not isinstance(rank, list) or not all(isinstance(r, int) for r in rank) or rank[1] < 1:
         return None  # (a rank sampled from a set, or only 0-d: no dimension to halve)
     if any(isinstance(d, dict) and any(base in str(v) for v in d.values())
            for n, d in draws.items() if n not in (base, dim)):
-        return None  # (another draw reads x's shape: it would read the halved one)
+        return None  # (another draw reads x's shape: it would read the doubled one)
     if guessed(draws[dim]):  # (any dimension of x, counted from the front as every page allows)
         draws[dim] = {"integers": [0, f"len({base}) - 1"]}
     draws[base]["shape"]["rank"] = [max(rank[0], 1), rank[1]]
     s.ranges[base] = (max(s.ranges[base][0], 1), s.ranges[base][1])
     d = f"{dim} % len({base})"
-    half, doubled = fresh(draws, f"{x}_half_shape"), fresh(draws, f"{x}_doubled_shape")
-    draws[half] = {"expr": base}
-    draws[doubled] = {"expr": f"{base}[:{d}] + [2 * {base}[{d}]] + {base}[{d} + 1:]"}
-    s.ranges[half] = s.ranges[doubled] = s.ranges[base]
+    name = fresh(draws, f"{x}_doubled_shape")
+    draws[name] = {"expr": f"{base}[:{d}] + [2 * {base}[{d}]] + {base}[{d} + 1:]"}
+    s.ranges[name] = s.ranges[base]
     for m in s.members(x):
-        args[m] = doubled
-    for m in (m for members in classes for m in members):
-        args[m] = half
-    step = {half: {"expr": f"{base}[:{d}] + [{base}[{d}] + 1] + {base}[{d} + 1:]"}}
-    return {m for members in classes for m in members} | {dim}, step
+        args[m] = name
+    return base, name
 
 
 def guessed(draw: dict[str, Any]) -> bool:

@@ -108,8 +108,17 @@ class Expression:
             left, right = body.left, body.comparators[0]
             return (f"{_show(left, interp)} must be {_CMPTEXT[type(body.ops[0])]} "
                     f"{_show(right, interp)}")
-        atoms = [f"{ast.unparse(n)}={_fmt(interp.run(n))}" for n in _atoms(body, self.names)]
+        atoms = [shown for n in _atoms(body, self.names) if (shown := _shown(n, interp)) is not None]
         return f"{self.text.strip()} does not hold" + (f" ({', '.join(atoms)})" if atoms else "")
+
+
+def _shown(node: ast.AST, interp: _Interpreter) -> str | None:
+    """``name=value`` of one leaf, or None for a leaf the expression's own guards keep from being
+    read in this case (``out.shape[d]`` behind ``out.rank == x.rank and``: a 0-d out has none)."""
+    try:
+        return f"{ast.unparse(node)}={_fmt(interp.run(node))}"
+    except ExprError:
+        return None
 
 
 def _bound(tree: ast.AST) -> frozenset[str]:
