@@ -212,3 +212,47 @@ def test_a_backend_reducing_an_empty_axis_is_caught(drafted, tmp_path):
     report = _run(drafted, f"{BACKENDS}:EmptyAxisAccepted", tmp_path)
     assert report["outcome"] == "nonconformant"
     assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", EMPTY)}
+
+
+RANK_ROW = "self的维度超过8维。"
+
+
+def _with_rank_row():
+    page = PAGE.read_text(encoding="utf-8").replace('rowspan="5"', 'rowspan="6"').replace(
+        "<td>dims指定的轴为空轴。</td>\n    </tr>",
+        f"<td>dims指定的轴为空轴。</td>\n    </tr>\n    <tr>\n      <td>{RANK_ROW}</td>\n    </tr>")
+    d = draft_text(page, "toy: aclnnToyPeak.md")
+    return d, next(c for c in d.spec["constraints"] if c["source"]["quote"] == RANK_ROW[:-1])
+
+
+def test_the_inputs_rank_limit_is_broken_by_drawing_it_anew_past_it():
+    d, clause = _with_rank_row()
+    assert (clause["kind"], clause["params"], clause["max"]) == ("rank_in", ["self"], 8)
+    assert clause["break"] == {"self_shape": {"shape": {**d.spec["generate"]["draws"]["self_shape"]["shape"],
+                                                        "rank": [9, 9]}}}
+    assert all(o.checkable for o in d.draft.outcomes)
+
+
+def test_the_rank_break_reduces_the_new_input_and_breaks_the_limit_alone(tmp_path):
+    d, clause = _with_rank_row()
+    (tmp_path / f"{API}.yaml").write_text(d.text, encoding="utf-8")
+    specs = load_specs(str(tmp_path))
+    spec, vocab, alone = specs.operator(API), specs.vocabulary, 0
+    for seed in range(20):
+        for case in broken_cases(spec, vocab, "atlas-a2", "FLOAT", SeededChooser(seed), clause["id"]):
+            a = case.args
+            assert a["self"].rank == 9 and a["out"].shape == numpy_shape(a["self"].shape, list(a["dims"]),
+                                                                         a["keepDims"])
+            alone += breaks_only(explain(case, specs), clause["id"])
+    assert alone >= 5  # (with keepDims the out is 9-d too: its own limit breaks beside)
+
+
+def test_a_usage_sentence_giving_the_rank_alone_is_the_rank_range():
+    page = PAGE.read_text(encoding="utf-8").replace(
+        "<td>取最大值的玩具张量。</td>\n      <td>-</td>", "<td>取最大值的玩具张量。</td>\n      <td>shape支持1到6维。</td>"
+    ).replace("<td>0-8</td>", "<td>-</td>", 1)
+    d = draft_text(page, "toy: aclnnToyPeak.md")
+    ranks = [c for c in d.spec["constraints"] if c["kind"] == "rank_in" and c["params"] == ["self"]]
+    assert sorted((c.get("min", 0), c.get("max", 9)) for c in ranks) == [(0, 6), (1, 9)]
+    assert {c["source"]["quote"] for c in ranks} == {"shape支持1到6维。"}
+    assert "shape支持1到6维。" not in [c["source"]["quote"] for c in d.spec["constraints"] if c["kind"] == "review"]

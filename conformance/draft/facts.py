@@ -79,6 +79,7 @@ class ParamRow:
     optional: bool = False
     rank_same_as: str | None = None  # the rank cell "与self一致" / "维度与self保持一致" → "self"
     reads: bool = False  # an output the call reads too (the direction cell "输入/输出")
+    rank_said: Sentence | None = None  # the usage sentence giving the rank alone ("shape支持0到8维。")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,9 @@ _PROSE_RANKS = re.compile(r"维度(?:支持|为|仅支持)\s*([0-8" + _NUMERALS 
                           + _NUMERALS + r"])\s*维)?")
 _PROSE_TIE = re.compile(r"维度[^，。；]*?(?:且|并且|需要|需)?(?:与|和)\s*(" + NAME
                         + r")(?:\s*[和、]\s*" + NAME + r")*\s*(?:保持)?一致")
+# a usage sentence giving the rank range alone: "shape支持0到8维。", "支持 1-8 维。", "数据维度支持1-8维。"
+_USAGE_RANK = re.compile(r"^(?:shape|数据)?\s*(?:维度)?\s*支持\s*(\d)\s*(?:-|~|～|至|到)\s*(\d)\s*维度?"
+                         r"\s*[。.]?$")
 # a usage sentence giving the shape outright: "shape为(N,C)或者(C)，其中N表示batch size。"
 _USAGE_SHAPE = re.compile(r"^shape(?:为|支持)\s*((?:[\[(（][^\])）]*[\])）]|或者|或|、|\s)+?)\s*"
                           r"(?:[，,]\s*其中[^；;]*)?[。.]?$")
@@ -187,6 +190,7 @@ class _Row:
         self.formats: tuple[str, ...] = ()
         self.rank: tuple[int, int] | None = None
         self.rank_same_as: str | None = None
+        self.rank_said: Sentence | None = None
         self.rank_text = ""
         self.noncontig: bool | None = None
 
@@ -262,10 +266,14 @@ class _Row:
 
     def usage_rank(self) -> None:
         """With nothing in the rank cell: the rank a usage sentence gives by writing the shape out
-        ("shape为(N,C)或者(C)"); a sentence with a condition (当…时) says nothing here."""
+        ("shape为(N,C)或者(C)") or by saying the range alone ("shape支持0到8维"); a sentence with a
+        condition (当…时) or saying more says nothing here."""
         if self.rank is not None or self.rank_same_as is not None or self.rank_text:
             return
         for sentence in self.usage:
+            if (ranks := _USAGE_RANK.match(sentence.text)) and int(ranks[1]) <= int(ranks[2]):
+                self.rank, self.rank_said = (int(ranks[1]), int(ranks[2])), sentence
+                return
             match = _USAGE_SHAPE.match(sentence.text)
             if match and (found := cells.rank(match.group(1))) is not None:
                 self.rank = found
@@ -282,4 +290,5 @@ class _Row:
     def row(self) -> ParamRow:
         return ParamRow(self.name, self.ctype, self.dir or "input", self.description,
                         tuple(self.usage), self.dtypes, self.same_as, self.formats, self.rank,
-                        self.noncontig, self.where, {}, self.optional, self.rank_same_as, self.reads)
+                        self.noncontig, self.where, {}, self.optional, self.rank_same_as, self.reads,
+                        self.rank_said)

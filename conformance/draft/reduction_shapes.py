@@ -18,9 +18,14 @@ guess, and a review clause says so.
 A row refusing a reduced axis of no elements ("self中需要reduce的维度size为0", "dim指定的轴为空轴") is
 ``x.rank == 0 or all(x.shape[d % x.rank] > 0 for d in dims)``, broken by x drawn ``[0, 2, …]`` (at its
 least rank of one or more) and dims ``[0]``: the outputs' draws follow.
+
+A rank limit on the input is broken by drawing the input anew at the rank past the limit, the
+dimension and the outputs following it (the automatic break pads the drawn shape with 1s, leaving
+the outputs reduced from the old rank and so breaking their shape clause too).
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -141,11 +146,25 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
                 review(e.sentence, reading(c))
         else:
             c["break"] = step or {args[named[0]]: {"mode": "perturb"}}
+    if drawn:
+        _rank_breaks(draws, args[r.input], r.input, clauses_)
     if drawn and not any(c in clauses_ for c in shaped):
         review(Sentence(f"Drafted guess: {', '.join(r.outputs)} drawn as {r.input} reduced over {r.dim} "
                         f"({r.keep}: reduced axes kept as 1), which no row says: check the generate "
                         "section", where(r.outputs[0])), doc="contract")
     return set(drawn or ())
+
+
+def _rank_breaks(draws: dict[str, Any], base: str, x: str, clauses_: list[Clause]) -> None:
+    """Each rank_in clause with one limit on x: broken by x's draw at the rank past it."""
+    shape = draws.get(base, {}).get("shape")
+    for c in clauses_:
+        if c["kind"] != "rank_in" or x not in c["params"] or "break" in c or c.get("same") \
+                or not isinstance(shape, dict) or ("min" in c) == ("max" in c) or "ranks" in c:
+            continue
+        rank = c["max"] + 1 if "max" in c else c["min"] - 1
+        if rank >= 0:
+            c["break"] = {base: {"shape": {**copy.deepcopy(shape), "rank": [rank, rank]}}}
 
 
 def _empty_break(s: Shapes, args: dict[str, Any], r: Reduction,

@@ -204,6 +204,18 @@ def rank_anchor(ctx: Context, name: str) -> str:
     return (ranked or members)[0]
 
 
+def _rank_cell(ctx: Context, name: str, row: ParamRow, table: tuple[int, int]) -> Sentence:
+    """What says the tensor's rank range: its own cell (or usage sentence, now read), or the cell
+    tying its rank to another's."""
+    own = ctx.rows[name]
+    if own is not row:
+        return Sentence(f"{name}：维度与{own.rank_same_as}一致", own.where)
+    if row.rank_said is not None:
+        ctx.used.add(row.rank_said)
+        return row.rank_said
+    return Sentence(f"{name}：维度 {table[0]}-{table[1]}", row.where)
+
+
 def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     """The error rows' limits with their codes; the table's rank range beyond them, unspecified.
     Tensors whose cells tie their ranks ("与self一致") take their anchor's range, in a clause of
@@ -235,9 +247,7 @@ def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
                 add(name, limits, e.status, e)
                 said.update(limits)
         if table is not None and row is not None:
-            own = ctx.rows[name]
-            cell = (Sentence(f"{name}：维度 {table[0]}-{table[1]}", row.where) if own is row else
-                    Sentence(f"{name}：维度与{own.rank_same_as}一致", own.where))
+            cell = _rank_cell(ctx, name, row, table)
             if "max" not in said and "ranks" not in said:
                 add(name, {"max": table[1]}, "unspecified", cell)
             if table[0] > 0 and "min" not in said and "ranks" not in said:
