@@ -48,7 +48,8 @@ class OddSplitAccepted(NumpyGate):
     def call(self, api, args, product=None):
         if _judged(args):
             shape, dim = args["self"].array.shape, args["dim"] % args["self"].array.ndim
-            if shape[dim] % 2 and args["out"].array.shape == shape[:dim] + (shape[dim] // 2,) + shape[dim + 1:]:
+            floor_half = shape[:dim] + (shape[dim] // 2,) + shape[dim + 1:]
+            if shape[dim] % 2 and args["out"].array.shape == floor_half:
                 args["out"].array[...] = 0
                 return CallResult(0, PHASE_EXECUTE)
         return super().call(api, args, product)

@@ -184,6 +184,11 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
 #: treats it by its role; the spec gets role ``inout`` (filled with data, never checked unchanged).
 IN_PLACE = "_in_place"
 
+
+def read_by_call(p: dict[str, Any]) -> bool:
+    """Whether the call reads the tensor: an input, or an in-place one (its shape is given)."""
+    return p["role"] != "output" or bool(p.get(IN_PLACE))
+
 # Names the vendor gives only to tensors a call writes, whatever a page's direction cell says (some
 # rows say 输入 for out or selfRef): checked as inputs, a correct kernel would fail inputs-unchanged
 _RESULT = re.compile(r"^(?:out|gradInput)$")  # what a call computes, never something it reads

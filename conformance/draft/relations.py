@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from conformance.draft import list_ties
-from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.context import Clause, Context, Evidence, expressible, read_by_call, source
 from conformance.draft.facts import Sentence
 from conformance.draft.list_kinds import ties_elements, within_lists
 from conformance.draft.sentence_limits import IDENT
@@ -160,7 +160,7 @@ def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str,
             others = [t for t in ctx.tensors if t != result and ctx.params[t]["role"] == "input"]
         if result is None or not others:
             continue
-        into = ctx.params[result]["role"] == "input" or bool(_INTO.search(e.sentence.text))
+        into = read_by_call(ctx.params[result]) or bool(_INTO.search(e.sentence.text))
         entry = found.setdefault(result, (others, into, e.status, [], []))
         entry[3].append(e)
         entry[4].append(e.sentence)
@@ -169,7 +169,8 @@ def broadcast_shapes(ctx: Context, evidence: list[Evidence], null_ids: dict[str,
             for kind, group in relations(s.text, row.name, ctx.tensors, _inputs(ctx)):
                 if kind == "broadcast_of" and not any(ctx.params[t]["kind"] == "tensor_list" for t in group):
                     ctx.used.add(s)  # (an expression has no shape of a list)
-                    entry = found.setdefault(group[0], (list(group[1:]), False, "unspecified", [], []))
+                    into = read_by_call(ctx.params[group[0]])  # (its shape given: the others fit in)
+                    entry = found.setdefault(group[0], (list(group[1:]), into, "unspecified", [], []))
                     entry[4].append(s)
     clauses = []
     for result, (others, into, status, readings, sentences) in found.items():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.draft import broadcast_into, forward_shapes
-from conformance.draft.context import IN_PLACE, Clause, Context
+from conformance.draft.context import Clause, Context, read_by_call
 
 DEFAULT_RANKS = (1, 4)  # a shape's rank range when the page gives none (a guess)
 MAX_RANK = 8  # the aclnn limit most pages state; larger draws only cost time
@@ -131,17 +131,12 @@ def _held_broadcasts(s: Shapes, group: list[str], results: dict[str, Clause]) ->
     output, a norm's mean, has other dims)."""
     held: dict[str, list[str]] = {}
     for t in group:
-        if t in results or any(_read(s.ctx.params[m]) for m in s.members(t)):
+        if t in results or any(read_by_call(s.ctx.params[m]) for m in s.members(t)):
             continue
-        inputs = [i for i in group if _read(s.ctx.params[i])]
+        inputs = [i for i in group if read_by_call(s.ctx.params[i])]
         if inputs:
             held[t] = inputs
     return held
-
-
-def _read(p: dict[str, Any]) -> bool:
-    """Whether the call reads the tensor: an input, or an in-place one (its shape is given)."""
-    return p["role"] != "output" or bool(p.get(IN_PLACE))
 
 
 def _set(s: Shapes, t: str, draw: dict[str, Any], ranks: tuple[int, int]) -> None:

@@ -20,6 +20,7 @@ _BROADCAST_OF = re.compile(r"broadcast\s*(?:之后|后|以后)的?\s*(?:tensor�
 _NOT_RELATION = re.compile(r"推导|转换|不一致|不同|不要求|无需|无关|第.维|维度大小|某一维|轴|size|长度|"
                            r"元素个数")
 _CLAUSES = re.compile(r"[，,；;]")
+_WENT_ON = re.compile(r"^\s*(?:且|并且|而且)?\s*broadcast\s*(?:之后|后|以后)的\s*shape")
 _NOT_PLAIN = re.compile(r"@|乘|在[^，。]{1,30}时|如果|若")
 _RANK_WORDS = re.compile(r"shape\s*的?维度|维度数|维数")  # "shape维度与self一致": the rank, not the shape
 # "shape与self的batch一致", "与logits前n-1维一致", "可以和gamma或x1一致": a part of the shape, or one of
@@ -43,11 +44,32 @@ def relations(text: str, owner: str, tensors: Collection[str],
     if is_conditional(text) or _NOT_PLAIN.search(text) or owner not in tensors:
         return []  # "当reduction为0时，shape需要与…", "在alpha不为0时…", "与mat@vec…": not plainly
     out: list[tuple[str, tuple[str, ...]]] = []
-    for part in _CLAUSES.split(_joined(text, tensors)):
-        out += _relations(part, owner, tensors, inputs)
+    parts = _CLAUSES.split(_joined(text, tensors))
+    for i, part in enumerate(parts):
+        # (a sentence opening "broadcast后的shape…" goes on from the one before it: the owner's broadcast)
+        after = i == 0 or _BROADCAST_WITH.search("".join(parts[:i]))
+        went_on = _went_on(part, owner, tensors, out) if after else None
+        out += _relations(part, owner, tensors, inputs) if went_on is None else went_on
     if _SHAPE_SCOPED.search(text):
         out = [(kind, group) for kind, group in out if kind != "same_shape"]
     return list(dict.fromkeys(out))
+
+
+def _went_on(part: str, owner: str, tensors: Collection[str],
+             said: list[tuple[str, tuple[str, ...]]]) -> list[tuple[str, tuple[str, ...]]] | None:
+    """"shape需要与other满足broadcast关系，且broadcast后的shape需要与selfRef的shape一致" (or "…与原shape
+    保持一致": the owner's), after a part saying the owner broadcasts: the broadcast of the owner
+    and the tensors that part named (none where it names none of the operator's: "与self" on an
+    in-place page, or a sentence of its own going on from the one before) is the named tensor's
+    shape. None where the part is no such continuation."""
+    before = [group for kind, group in said if kind == "broadcastable" and group[0] == owner]
+    if not _WENT_ON.match(part):
+        return None
+    held = named(part, tensors) or ((owner,) if "原shape" in part else ())
+    if len(held) != 1:
+        return None
+    operands = tuple(n for n in dict.fromkeys((owner, *(before[-1][1:] if before else ()))) if n != held[0])
+    return [("broadcast_of", (held[0], *operands))] if operands else []
 
 
 def _joined(text: str, tensors: Collection[str]) -> str:
