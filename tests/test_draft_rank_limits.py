@@ -9,6 +9,7 @@ from draft_facts import PRODUCTS, error, param
 
 from conformance.draft.emit import draft_spec
 from conformance.draft.facts import PageFacts, PrototypeParam
+from conformance.draft.patterns import match
 from conformance.draft.sentence_limits import rank_limits
 from conformance.spec.loader import VOCABULARY_FILE, load_vocabulary, specs_dir
 
@@ -27,9 +28,17 @@ def test_no_one_limit(text):
     ("a的维度不为3或4", {"ranks": [3, 4]}),
     ("a、w的维度超过8维", {"max": 8}),
     ("a的维度不为2维", {"ranks": [2]}),
+    ("aRef的维度范围超过8", {"max": 8}),  # (not a dimension attribute's range)
+    ("a的shape大小超出最大维度限制", {"table": True}),  # (the limit the parameter table gives)
 ])
 def test_one_limit(text, limits):
     assert rank_limits(text) == limits
+    if "范围" in text or "限制" in text:
+        assert match(text, ("a", "aRef", "dim")).pattern == "rank"
+
+
+def test_an_attributes_range_over_the_dimensions_stays_a_dimension_range():
+    assert match("dim超出输入a的维度范围", ("a", "dim")).pattern == "dimension range"
 
 
 def test_a_row_the_tables_rank_ties_split_is_one_clause():

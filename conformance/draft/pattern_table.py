@@ -176,7 +176,9 @@ PATTERNS: tuple[Pattern, ...] = (
                 r"\[\s*-\s*rank\s*[,，]\s*rank\s*-\s*1\s*\]"),
             ("dim", "维度范围", "取值", "[-"), "dim的取值不在[-self.dim(), self.dim()-1]范围内。",
             # "dims数组中元素超出输入tensor的维度范围" is each element's range, other arrays not
-            exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素"),
+            # ("selfRef的维度范围超过8", "shape大小超出最大维度限制": the tensor's rank)
+            exclude=rx(r"数组(?!中(?:的维度|元素)超出)|重复|整除|size|(?<!数组中)元素|维度范围超过\s*\d|"
+                       r"最大维度限制"),
             limits=dr.dim_range_limits),
     Pattern("element sign", ("sign",), ph.ELEMENT_SIGN, ("存在", "小于等于0", "数值中"),
             "kernelSize中存在小于等于0的数值。", limits=ph.element_sign_limits),

@@ -44,7 +44,7 @@ _NAMED_DIM = re.compile(r"(?<![A-Za-z0-9_])[A-Z]{1,2}\s*维")  # "K维度为0", 
 _RANK_STATEMENT = rx(r"(?:维度|维数|维|shape|dim)\s*(?:数量|数)?\s*"
                      r"(?:不为|不是|不等于|大于|小于|超过|超出|高于|非|不在)")
 _RANK_MAX = rx(r"(?:超过|大于|超出|多于|高于)了?\s*(\d+)\s*(?:维|D\b)|"
-                r"(?:维度|维数|维度数|维度数量|维|shape\s*dim)\s*(?:超过|大于|超出|多于)了?\s*(\d+)")
+                r"(?:维度|维数|维度数|维度数量|维|shape\s*dim|维度范围)\s*(?:超过|大于|超出|多于)了?\s*(\d+)")
 _RANK_ZERO = rx(r"(?:维度|维数)\s*(?:等于|为|是)\s*0(?!\d)|(?<!不)是0维")
 # "input维度小于2或者大于8", "input的维度小于2或大于8": both bounds, the upper one with no 维 after it
 _RANK_EITHER = rx(r"(?:维度|维数)\s*小于\s*(\d+)\s*维?\s*(?:或者|或)\s*(?:大于|超过)\s*(\d+)(?!\d)")
@@ -60,7 +60,8 @@ _RANK_RANGE = rx(r"(?:不在|不为|不是|非)\s*\[?\s*(\d+)\s*[~～\-到至]\s
 _RANK_SET = rx(r"(?:不(?:是|为|等于)|非)\s*"
                r"((?:\d+\s*(?:维|D)?\s*(?:或者|或|、|和|/|,|，|且不是|且不为)?\s*)+)")
 RANK_TABLE = rx(r"(?:维度|维数|rank).{0,6}不在.{0,4}(?:支持|范围)|不在支持的维度|"
-                 r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)")  # as the hand specs read it
+                 r"(?:输入)?shape\s*(?:在支持范围之外|不在支持的?范围)|"
+                 r"shape\s*大小\s*超出\s*最大维度限制")  # as the hand specs read it
 
 
 # "任意一个维度等于0" (a dim's size), "gamma的维度和x的...维度不相同" (a relation): no rank limit
