@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import assert_clean_pass, drafted_pack_fixture, oracle_quick
+from helpers import assert_clean_pass, draft_text, drafted_pack_fixture, oracle_quick
 from in_place_broadcast_backends import fits_into
 
 from conformance.cases.case import Case
@@ -119,3 +119,18 @@ def test_a_backend_accepting_a_larger_other_is_caught_on_the_row(drafted, tmp_pa
     report = _run(drafted, f"{BACKENDS}:OutgrowAccepted", tmp_path)
     assert report["outcome"] == "nonconformant"
     assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", INTO)}
+
+
+def test_one_row_joining_both_is_the_two_clauses(drafted):
+    page = (PAGES / "docs" / f"{API}.md").read_text(encoding="utf-8")
+    rows = ("<td>selfRef与other的shape不能broadcast。</td>",
+            "<td>selfRef和other做broadcast后的shape与selfRef不同。</td>")
+    assert all(r in page for r in rows)
+    joined = "selfRef和other的shape无法做broadcast，或selfRef的shape不等于二者broadcast后的shape。"
+    page = page.replace(rows[0], f"<td>{joined}</td>").replace(
+        f"    <tr>\n      {rows[1]}\n    </tr>\n", "").replace('rowspan="3"', 'rowspan="2"')
+    d = draft_text(page, f"toy: {API}.md")
+    coded = {c["kind"]: c for c in d.spec["constraints"] if c["source"]["quote"].startswith(joined[:-1])}
+    assert coded["broadcastable"]["params"] == list(TENSORS)
+    assert coded["expr"]["all"] == ["broadcast(selfRef.shape, other.shape) == selfRef.shape"]
+    assert [o.checkable for o in d.draft.outcomes] == [True, True, True]  # (null, dtype, the joined row)

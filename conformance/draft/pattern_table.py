@@ -66,7 +66,7 @@ from conformance.draft.sentence_limits import (
     sign_limits,
     value_limits,
 )
-from conformance.draft.words import DIFFER, NAME, NTH_DIM
+from conformance.draft.words import DIFFER, NAME, NTH_DIM, OR
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,13 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("formats differ", ("same_format",), rx(rf"(?:数据格式|format).{{0,12}}{DIFFER}"),
             ("格式不一致", "格式不同", "数据格式"), "self和out的数据格式不一致。",
             exclude=rx(r"数据类型|shape|维度")),
+    # "selfRef和mask的shape无法做broadcast，或selfRef的shape不等于二者broadcast后的shape"
+    Pattern("cannot broadcast or shape differs", ("broadcastable", "expr"),
+            rx(rf"^{NAME}\s*(?:和|与|、)\s*{NAME}\s*的\s*shape\s*(?:无法|不能)\s*做?\s*broadcast{OR}"
+               rf"{NAME}\s*的\s*shape\s*不等于\s*二者\s*broadcast\s*(?:后|之后)的\s*shape\s*[。.]?$"),
+            ("无法做broadcast", "二者broadcast后"),
+            "selfRef和mask的shape无法做broadcast，或selfRef的shape不等于二者broadcast后的shape。",
+            limits=broadcast_result),
     Pattern("broadcast shape differs", ("expr",),
             rx(rf"broadcast.{{0,16}}(?:shape|结果|形状).{{0,16}}{DIFFER}|shape.{{0,4}}不是.{{0,40}}broadcast"
                 r"|broadcast\s*(?:到|至|成)"),
