@@ -118,6 +118,12 @@ def test_a_note_on_part_of_a_shape_or_some_cases_is_no_same_shape(note):
     assert [k for k, _ in relations(note, "out", ("a", "b", "out")) if k == "same_shape"] == []
 
 
+def test_the_shape_after_the_broadcast_relation_is_the_broadcast():
+    # (it was read as out broadcastable with a and b: out larger than both passed as valid)
+    said = relations("shape需要是a与b满足broadcast关系之后的shape。", "out", ("a", "b", "out"))
+    assert said == [("broadcast_of", ("out", "a", "b"))]
+
+
 def test_names_listed_with_commas_are_one_broadcast():
     said = relations("shape为a，b的broadcast结果。", "out", ("a", "b", "out"))
     assert said == [("broadcast_of", ("out", "a", "b"))]  # not out = broadcast(b)

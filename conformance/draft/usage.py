@@ -15,7 +15,8 @@ _SAME = r"(?:一致|相同|一样|保持一致|完全一致)"
 _DTYPE_SAME = re.compile(rf"(?:数据类型|dtype).{{0,30}}{_SAME}|{_SAME}.{{0,4}}的?数据类型")
 _SHAPE_SAME = re.compile(rf"(?:shape|形状).{{0,30}}{_SAME}|{_SAME}.{{0,4}}的?(?:shape|形状)")
 _BROADCAST_WITH = re.compile(r"broadcast\s*关系|满足\s*broadcast|可以?\s*broadcast|能够?\s*broadcast")
-_BROADCAST_OF = re.compile(r"broadcast\s*(?:之后|后|以后)的?\s*(?:tensor的)?\s*(?:shape|形状)|"
+# ("shape需要是self与other满足broadcast关系之后的shape": the same)
+_BROADCAST_OF = re.compile(r"broadcast\s*(?:关系\s*)?(?:之后|后|以后)的?\s*(?:tensor的)?\s*(?:shape|形状)|"
                            r"broadcast\s*结果")
 _NOT_RELATION = re.compile(r"推导|转换|不一致|不同|不要求|无需|无关|第.维|维度大小|某一维|轴|size|长度|"
                            r"元素个数")
