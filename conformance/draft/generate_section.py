@@ -30,6 +30,7 @@ from conformance.draft import (
     norm_ties,
     numel_ties,
     order_clauses,
+    outer_ties,
     pads,
     rank_ties,
     reduced_outputs,
@@ -124,6 +125,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, where)
     tied = matmul_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= outer_ties.resolve(s, draws, args, clauses, review, where)
     tied |= norm_ties.resolve(s, draws, args, clauses, review, where)
     tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= numel_ties.resolve(s, draws, args, clauses, review, where)

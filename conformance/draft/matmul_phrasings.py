@@ -22,6 +22,18 @@ PRODUCT_SHAPE = rx(rf"^(?:参数|输出)?\s*({NAME})\s*(?:和|与|跟)\s*{_PRODU
                    rf"(?:的\s*shape\s*)?{DIFFER}{_END}")
 
 
+# "self不能扩展成为vec1和vec2的外积结果形状": X broadcasts into the outer product of two vectors
+# ([len(A), len(B)])
+OUTER = rx(rf"^(?:参数|输入)?\s*({NAME})\s*不能\s*(?:扩展|broadcast|广播)\s*(?:成为|成|为|到)\s*({NAME})\s*"
+           rf"(?:和|与)\s*({NAME})\s*的\s*外积(?:结果)?\s*的?\s*(?:形状|shape){_END}")
+
+
+def outer_limits(text: str) -> Limits | None:
+    """{"outer": (X, A, B)} for "X不能扩展成为A和B的外积结果形状" (None: not this row)."""
+    m = OUTER.search(text)
+    return {"outer": (m[1], m[2], m[3])} if m and len({m[1], m[2], m[3]}) == 3 else None
+
+
 def matmul_limits(text: str) -> Limits | None:
     """{"tie": (B, -2, A, -1, 1), "matmul": True} for "A和B不满足相乘条件" (None: not this row)."""
     m = MATMUL.search(text)

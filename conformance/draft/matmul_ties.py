@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from conformance.draft import outer_ties
 from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.matmul_phrasings import broadcast_note
@@ -118,12 +119,13 @@ def _alone(s: Shapes, draws: dict[str, Any], args: dict[str, Any], t: str) -> bo
 
 
 def unbroadcast_operands(ctx: Context, built: list[Clause], review: Review) -> list[Clause]:
-    """The clauses with the matrices of a matrix product out of the uncoded broadcast relations
+    """The clauses with the matrices of a matrix product (and the vectors of an outer product,
+    outer_ties.py) out of the uncoded broadcast relations
     (dropped when one tensor is left): "mat1: 需要与self、mat2满足broadcast关系" beside "mat1和mat2不满足
     相乘条件" cannot mean elementwise broadcasting ([m, k] against [k, n]); drawn inside one broadcast
     group the operands could not keep their k tie. The notes such a relation quoted are reviewed."""
     operands = {t for c in built if "_dim_tie" in c and "matmul" in c["_evidence"][0].limits
-                for t in (c["_dim_tie"][0][0], c["_dim_tie"][0][2])}
+                for t in (c["_dim_tie"][0][0], c["_dim_tie"][0][2])} | outer_ties.operands(built)
     out = []
     for c in built:
         if c["kind"] == "broadcastable" and operands & set(c["params"]) \

@@ -42,7 +42,14 @@ from conformance.draft.dim_phrasings import (
 )
 from conformance.draft.dtype_phrasings import DTYPE_WITH, ONE_DTYPE, one_dtype_limits
 from conformance.draft.kernel_pads import KERNEL_PAD, kernel_pad_limits
-from conformance.draft.matmul_phrasings import MATMUL, PRODUCT_SHAPE, matmul_limits, product_limits
+from conformance.draft.matmul_phrasings import (
+    MATMUL,
+    OUTER,
+    PRODUCT_SHAPE,
+    matmul_limits,
+    outer_limits,
+    product_limits,
+)
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
 from conformance.draft.promotion_phrasings import (
     PROMOTE,
@@ -215,6 +222,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("matrix product", ("dim_tie",), MATMUL, ("相乘", "矩阵乘", "条件"), "mat1和mat2不满足相乘条件。",
             limits=matmul_limits),
+    Pattern("outer product shape", ("outer",), OUTER, ("外积", "扩展"),
+            "self不能扩展成为vec1和vec2的外积结果形状。", limits=outer_limits),
     Pattern("matrix product shape", ("product_shape",), PRODUCT_SHAPE, ("@", "shape", "不一致"),
             "out和mat1@mat2 shape不一致。", limits=product_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
