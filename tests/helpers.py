@@ -121,6 +121,42 @@ def drafted_pack_fixture(pages: Any) -> Any:
     return drafted
 
 
+def drafted_specs_fixture() -> Any:
+    """A module-scoped fixture ``specs``: the SpecSet of the module's ``drafted`` pack."""
+    import pytest
+
+    from conformance.generate.dry_run import load_specs
+
+    @pytest.fixture(scope="module")
+    def specs(drafted: Any) -> Any:
+        return load_specs(str(drafted))
+
+    return specs
+
+
+def drafted_spec(pack: Any, api: str) -> dict[str, Any]:
+    """The drafted spec of ``api`` in ``pack`` as YAML data."""
+    import yaml
+
+    return yaml.safe_load((pack / f"{api}.yaml").read_text(encoding="utf-8"))
+
+
+def assert_rows_checkable(pack: Any, rows: int) -> None:
+    """Every one of the pack's ``rows`` error rows became a checkable clause (its stats.json)."""
+    import yaml
+
+    total = yaml.safe_load((pack / "stats.json").read_text(encoding="utf-8"))["total"]
+    assert total["error_rows_checkable"] == total["error_rows"] == rows
+
+
+def quick_runner(api: str, max_examples: int) -> Any:
+    """``run(pack, backend, tmp_path)``: oracle_quick of ``api`` with ``max_examples``."""
+    def run(pack: Any, backend: str, tmp_path: Any) -> dict[str, Any]:
+        return oracle_quick(pack, api, tmp_path, backend, max_examples=max_examples)
+
+    return run
+
+
 def draft_text(text: str, label: str) -> Any:
     """A page's ``text`` drafted with the shipped vocabulary, as ``label`` (a DraftedSpec)."""
     from conformance.draft.emit import draft_spec

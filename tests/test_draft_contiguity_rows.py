@@ -9,8 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import assert_clean_pass, draft_text, drafted_pack_fixture, oracle_quick
+from helpers import (
+    assert_clean_pass,
+    draft_text,
+    drafted_pack_fixture,
+    drafted_spec,
+    drafted_specs_fixture,
+    quick_runner,
+)
 
 from conformance.cases.case import Case
 from conformance.cases.oracle import explain
@@ -18,7 +24,6 @@ from conformance.cases.tensor import TensorMeta
 from conformance.draft.patterns import match
 from conformance.generate.build import broken_cases
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import breaks_only
 
 PAGES = Path(__file__).parent / "fixtures" / "contiguity_pages"
@@ -33,9 +38,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 @pytest.mark.parametrize(("text", "params"), [
@@ -59,7 +62,7 @@ def _contiguity(spec: dict) -> list[dict]:
 
 
 def test_the_row_gives_the_marked_tensor_its_code(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     assert _contiguity(spec) == [CODED]
     clause = next(c for c in spec["constraints"] if c["id"] == CLAUSE)
     assert clause["source"]["quote"] == f"{ROW} / scale：非连续Tensor ×"
@@ -106,8 +109,7 @@ def test_the_oracle_and_the_break(specs):
     assert broken_cases(spec, specs.vocabulary, "atlas-a2", "FLOAT", FixedChooser("min"), CLAUSE) == []
 
 
-def _run(drafted, backend: str, tmp_path) -> dict:
-    return oracle_quick(drafted, API, tmp_path, backend, max_examples=5)
+_run = quick_runner(API, max_examples=5)
 
 
 @pytest.mark.parametrize("backend", ["oracle", f"{BACKENDS}:DenseFirst"])

@@ -8,9 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from gate_backends import numpy_halves
-from helpers import assert_clean_pass, draft_text, drafted_pack_fixture, oracle_quick
+from helpers import (
+    assert_clean_pass,
+    assert_rows_checkable,
+    draft_text,
+    drafted_pack_fixture,
+    drafted_spec,
+    drafted_specs_fixture,
+    quick_runner,
+)
 
 from conformance.cases.case import Case
 from conformance.cases.oracle import explain
@@ -18,14 +25,13 @@ from conformance.cases.tensor import TensorMeta
 from conformance.draft.patterns import match
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import SeededChooser
-from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import breaks_only
 
 PAGES = Path(__file__).parent / "fixtures" / "gate_pages"
 PAGE = PAGES / "docs" / "aclnnToyGate.md"
 BACKENDS = Path(__file__).with_name("gate_backends.py")
 API, EVEN, HALF, RANGE = "aclnnToyGate", "TG-NUMEL", "TG-NUMEL-2", "TG-EXPR"
-HALF_ROW = "out的shape不等于self根据dim拆分后的shape。"
+HALF_ROW = "out的shape不等于self沿dim拆分后的shape。"
 EVEN_ROW = "dim不在指定的取值范围内或self在dim对应维度上的大小不能被2整除。"
 NAMES = ("self", "x", "dim", "out", "gradOut")
 
@@ -34,9 +40,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 @pytest.mark.parametrize(("text", "limits"), [
@@ -44,6 +48,7 @@ def specs(drafted):
     ("x在dim对应维度上不能被2整除", {"even": ("x", "dim")}),
     ("dim不在指定的取值范围内或x在dim对应维度上不能被2整除", {"documented": True, "even": ("x", "dim")}),
     ("out的shape不等于self根据dim拆分后的shape", {"half": (("out",), "self", "dim"), "match": "shape"}),
+    (HALF_ROW, {"half": (("out",), "self", "dim"), "match": "shape"}),
     ("gradOut的shape不满足(*1,M,*2)其中M = N /2，N为self根据dim指定的该维度上的数值",
      {"half": (("gradOut",), "self", "dim"), "match": "shape"}),
 ])
@@ -57,7 +62,7 @@ def test_another_attributes_range_beside_the_even_dimension_is_not_that_row():
 
 
 def test_out_is_drawn_as_self_halved_and_self_even(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     gen = spec["generate"]
     assert gen["args"] == {"self": "self_doubled_shape", "dim": "dim", "out": "self_half_shape"}
     assert gen["draws"]["self_half_shape"] == {"expr": "self_shape"}
@@ -69,8 +74,7 @@ def test_out_is_drawn_as_self_halved_and_self_even(drafted):
     assert [by_id[i]["on_violation"] for i in (EVEN, HALF, RANGE)] == ["ACLNN_ERR_PARAM_INVALID"] * 3
     assert list(by_id[EVEN]["break"]) == ["self_doubled_shape"]
     assert list(by_id[HALF]["break"]) == ["self_half_shape"]
-    stats = yaml.safe_load((drafted / "stats.json").read_text(encoding="utf-8"))
-    assert stats["total"]["error_rows_checkable"] == stats["total"]["error_rows"] == 4
+    assert_rows_checkable(drafted, 4)
 
 
 def test_valid_cases_are_numpys_halves_and_each_break_breaks_its_row_alone(specs):
@@ -116,7 +120,7 @@ def _with_row(old: str, new: str):
 
 
 def test_glu_backwards_formula_row_is_the_same_clause(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     d = _with_row(HALF_ROW, "out的shape不满足(*1,M,*2)其中M = N /2，N为self根据dim指定的该维度上的数值。")
     clause = next(c for c in d.spec["constraints"] if c["id"] == HALF)
     assert clause["all"] == next(c for c in spec["constraints"] if c["id"] == HALF)["all"]
@@ -139,8 +143,7 @@ def test_without_the_even_row_the_half_says_nothing_of_parity():
     assert "% 2" not in half["all"][0]
 
 
-def _run(drafted, backend: str, tmp_path) -> dict:
-    return oracle_quick(drafted, API, tmp_path, backend, max_examples=8)
+_run = quick_runner(API, max_examples=8)
 
 
 @pytest.mark.parametrize("backend", ["oracle", f"{BACKENDS}:NumpyGate"])

@@ -9,8 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import assert_clean_pass, draft_text, drafted_pack_fixture, oracle_quick
+from helpers import (
+    assert_clean_pass,
+    assert_rows_checkable,
+    draft_text,
+    drafted_pack_fixture,
+    drafted_spec,
+    drafted_specs_fixture,
+    quick_runner,
+)
 from in_place_broadcast_backends import fits_into
 
 from conformance.cases.case import Case
@@ -19,7 +26,6 @@ from conformance.cases.tensor import TensorMeta
 from conformance.draft.usage import relations
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import SeededChooser
-from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import breaks_only
 
 PAGES = Path(__file__).parent / "fixtures" / "inplace_pages"
@@ -33,9 +39,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 @pytest.mark.parametrize(("owner", "note", "said"), [
@@ -58,7 +62,7 @@ def test_a_note_naming_the_broadcasts_operands_still_reads_as_before():
 
 
 def test_other_is_drawn_inside_selfref_and_the_row_says_so(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     gen, by_id = spec["generate"], {c["id"]: c for c in spec["constraints"]}
     assert gen["args"] == {"selfRef": "selfRef_shape", "other": "other_shape"}
     assert (gen["draws"]["selfRef_shape"], gen["draws"]["other_shape"]) == (
@@ -66,8 +70,7 @@ def test_other_is_drawn_inside_selfref_and_the_row_says_so(drafted):
     assert by_id[INTO]["all"] == ["broadcast(selfRef.shape, other.shape) == selfRef.shape"]
     assert by_id[INTO]["requires"] == ["ITM-NULL", BCAST]
     assert by_id[BCAST]["kind"] == "broadcastable"
-    stats = yaml.safe_load((drafted / "stats.json").read_text(encoding="utf-8"))
-    assert stats["total"]["error_rows_checkable"] == stats["total"]["error_rows"] == 4
+    assert_rows_checkable(drafted, 4)
 
 
 def test_valid_cases_fit_numpys_broadcast_and_the_breaks_break_their_row_alone(specs):
@@ -96,8 +99,7 @@ def test_the_oracle_at_2_to_the_24_elements(specs):
     assert verdict((3, 256)) == ("error", {BCAST})  # (no broadcast: the into row is not judged)
 
 
-def _run(drafted, backend: str, tmp_path) -> dict:
-    return oracle_quick(drafted, API, tmp_path, backend, max_examples=8)
+_run = quick_runner(API, max_examples=8)
 
 
 @pytest.mark.parametrize("backend", ["oracle", f"{BACKENDS}:NumpyInplace"])

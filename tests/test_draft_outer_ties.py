@@ -9,8 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import assert_clean_pass, draft_text, drafted_pack_fixture, oracle_quick
+from helpers import (
+    assert_clean_pass,
+    assert_rows_checkable,
+    draft_text,
+    drafted_pack_fixture,
+    drafted_spec,
+    drafted_specs_fixture,
+    quick_runner,
+)
 from outer_backends import expands, outer_shape
 
 from conformance.cases.case import Case
@@ -19,7 +26,6 @@ from conformance.cases.tensor import TensorMeta
 from conformance.draft.patterns import match
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import SeededChooser
-from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import breaks_only
 
 PAGES = Path(__file__).parent / "fixtures" / "outer_pages"
@@ -32,20 +38,19 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 @pytest.mark.parametrize("text", ["self不能扩展成为vec1和vec2的外积结果形状",
-                                  "selfRef不能扩展成为vec1和vec2的外积结果形状。"])
+                                  "selfRef不能扩展成为vec1和vec2的外积结果形状。",
+                                  "self无法扩展为vec1与vec2外积结果的形状。"])
 def test_the_phrasing(text):
     found = match(text, ("self", "selfRef", "vec1", "vec2"))
     assert (found.pattern, found.limits["outer"][1:]) == ("outer product shape", ("vec1", "vec2"))
 
 
 def test_the_vectors_leave_the_broadcast_group_and_the_row_is_a_clause(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     gen, by_id = spec["generate"], {c["id"]: c for c in spec["constraints"]}
     assert gen["args"] == {"self": "self_in_outer_shape", "vec1": "vec1_shape", "vec2": "vec2_shape",
                            "out": "vec1_vec2_outer_shape"}
@@ -58,8 +63,7 @@ def test_the_vectors_leave_the_broadcast_group_and_the_row_is_a_clause(drafted):
     reviews = [c["source"]["quote"] for c in spec["constraints"] if c["kind"] == "review"]
     assert reviews.count("shape与self满足broadcast关系。") == 2  # (the notes no clause encodes)
     assert any(q.startswith("Drafted guess: out drawn as the outer product's shape") for q in reviews)
-    stats = yaml.safe_load((drafted / "stats.json").read_text(encoding="utf-8"))
-    assert stats["total"]["error_rows_checkable"] == stats["total"]["error_rows"] == 4
+    assert_rows_checkable(drafted, 4)
 
 
 def test_valid_cases_are_numpys_outer_product_and_the_break_breaks_the_row_alone(specs):
@@ -95,15 +99,14 @@ def test_the_oracle_at_2_to_the_24_elements(specs):
 
 
 def test_without_a_coded_rank_row_self_past_2_d_is_the_outer_rows():
-    text = PAGE.read_text(encoding="utf-8").replace("<td>vec1和vec2维度不为1，self维度超过2。</td>",
+    text = PAGE.read_text(encoding="utf-8").replace("<td>vec1、vec2的维度不为1，self的维度大于2。</td>",
                                                     "<td>vec1或vec2的数据格式不被支持。</td>")
     d = draft_text(text, f"toy: {API}.md")
     clause = next(c for c in d.spec["constraints"] if c["id"] == OUTER)
     assert clause["all"][0].startswith("vec1.rank != 1 or vec2.rank != 1 or broadcastable(")
 
 
-def _run(drafted, backend: str, tmp_path) -> dict:
-    return oracle_quick(drafted, API, tmp_path, backend, max_examples=8)
+_run = quick_runner(API, max_examples=8)
 
 
 @pytest.mark.parametrize("backend", ["oracle", f"{BACKENDS}:NumpyOuter"])

@@ -9,8 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-from helpers import assert_clean_pass, draft_text, drafted_pack_fixture, oracle_quick
+from helpers import (
+    assert_clean_pass,
+    assert_rows_checkable,
+    draft_text,
+    drafted_pack_fixture,
+    drafted_spec,
+    drafted_specs_fixture,
+    quick_runner,
+)
 from reduction_backends import numpy_refuses, numpy_shape
 
 from conformance.cases.case import Case
@@ -35,9 +42,7 @@ drafted = drafted_pack_fixture(PAGES)
 reduced = FUNCTIONS["reduced"]
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 @pytest.mark.parametrize(("shape", "dims", "keep", "want"), [
@@ -92,7 +97,7 @@ def test_both_halves_make_the_clause_one_half_does_not():
 
 
 def test_the_row_becomes_a_coded_clause_and_out_is_drawn_reduced(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     clause = next(c for c in spec["constraints"] if c["id"] == CLAUSE)
     assert clause["all"] == ["len(dims) == 0 or out.shape == reduced(self.shape, dims, keepDims)"]
     assert clause["on_violation"] == "ACLNN_ERR_PARAM_INVALID"
@@ -100,8 +105,7 @@ def test_the_row_becomes_a_coded_clause_and_out_is_drawn_reduced(drafted):
     assert clause["break"] == {"out_reduced_shape": {"mode": "perturb"}}
     assert spec["generate"]["args"]["out"] == "out_reduced_shape"
     assert spec["generate"]["draws"]["out_reduced_shape"] == {"expr": "reduced(self_shape, dims, keepDims)"}
-    stats = yaml.safe_load((drafted / "stats.json").read_text(encoding="utf-8"))
-    assert stats["total"]["error_rows_checkable"] == stats["total"]["error_rows"] == 6
+    assert_rows_checkable(drafted, 6)
 
 
 def test_without_the_row_out_is_still_drawn_reduced_and_the_guess_is_said():
@@ -158,7 +162,7 @@ def test_the_empty_axis_phrasings(text):
 
 
 def test_an_empty_reduced_axis_is_a_clause_broken_by_a_zero_first_dim(drafted, specs):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     clause = next(c for c in spec["constraints"] if c["id"] == EMPTY)
     assert clause["all"] == ["self.rank == 0 or all(self.shape[a % self.rank] > 0 for a in dims)"]
     assert clause["break"] == {"self_shape": {"expr": "[0]"}, "dims": {"expr": "[0]"}}
@@ -181,8 +185,7 @@ def test_a_0d_only_input_has_no_empty_axis_to_draw_and_the_row_is_reviewed():
     assert any(c["id"] == CLAUSE for c in d.spec["constraints"])  # (the shape row still holds)
 
 
-def _run(drafted, backend: str, tmp_path) -> dict:
-    return oracle_quick(drafted, API, tmp_path, backend, max_examples=8)
+_run = quick_runner(API, max_examples=8)
 
 
 @pytest.mark.parametrize("backend", ["oracle", f"{BACKENDS}:NumpyPeak"])

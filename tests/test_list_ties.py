@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import drafted_pack_fixture
+from helpers import drafted_pack_fixture, drafted_spec, drafted_specs_fixture
 
 import conformance
 from conformance.cases.case import Case
@@ -21,7 +21,6 @@ from conformance.errors import SpecError
 from conformance.generate.breaks import variants
 from conformance.generate.build import build_case
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dry_run import load_specs
 from conformance.spec import meaning
 from conformance.spec.loader import read_operator, specs_dir
 from conformance.spec.model import LIST_TIES
@@ -39,9 +38,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 def lists(*dtypes: str) -> TensorList:
@@ -54,7 +51,7 @@ def judged(specs, x: TensorList, out: TensorList) -> tuple[set[str], tuple[int, 
 
 
 def test_the_draft_keeps_both_rows_with_their_codes(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     tied = {c["id"]: (c["params"], c.get("lists"), c["on_violation"]) for c in spec["constraints"]
             if c["kind"] == "same_dtype"}
     assert tied == {TIE: (["x", "out"], "position", "ACLNN_ERR_PARAM_INVALID"),
@@ -108,7 +105,7 @@ def test_the_break_within_each_list_breaks_it_alone(specs):
     ({"params": ["x"], "lists": "sideways"}, "sideways"),
 ])
 def test_the_lint_refuses_ties_that_say_nothing(drafted, specs, change, message):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     spec["params"]["other"] = {"kind": "tensor", "role": "input"}
     spec["generate"]["args"]["other"] = "x_shape"
     clause = next(c for c in spec["constraints"] if c["id"] == WITHIN)

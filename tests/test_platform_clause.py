@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import draft_text, drafted_pack_fixture
+from helpers import draft_text, drafted_pack_fixture, drafted_spec, drafted_specs_fixture
 
 import conformance
 from conformance.cases.case import Case
@@ -23,7 +23,6 @@ from conformance.cli.main import main
 from conformance.errors import SpecError
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import breaks_only
 from conformance.run.plan import not_applicable, plan
 from conformance.spec import meaning
@@ -41,9 +40,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 def _meta(shape=(2, 3, 4, 5), dtype="FLOAT") -> TensorMeta:
@@ -57,7 +54,7 @@ def judged(specs, product: str, **changes) -> tuple[str, set[str], tuple[int, ..
 
 
 def test_the_draft_reads_the_row_as_a_product_in_clause(drafted):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     clause = next(c for c in spec["constraints"] if c["id"] == PLATFORM)
     assert clause == {"id": PLATFORM, "kind": "product_in", "on_violation": "ACLNN_ERR_RUNTIME_ERROR",
                       "source": {"doc": "upstream", "quote": "调用所在的平台不在本玩具接口支持的范围内",
@@ -140,7 +137,7 @@ def test_a_spec_comparison_reads_the_code_of_an_unsupported_line(specs):
     (lambda c: c, "a second product_in clause (TMS-PLATFORM-2)"),
 ])
 def test_the_spec_rules_of_the_kind(drafted, vocab_of_pack, edit, message):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     clause = next(c for c in spec["constraints"] if c["id"] == PLATFORM)
     if "second" in message:
         spec["constraints"].append({**clause, "id": "TMS-PLATFORM-2"})

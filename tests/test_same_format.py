@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import drafted_pack_fixture
+from helpers import drafted_pack_fixture, drafted_spec, drafted_specs_fixture
 
 import conformance
 from conformance.cases.case import Case
@@ -21,7 +21,6 @@ from conformance.errors import SpecError
 from conformance.generate.breaks import variants
 from conformance.generate.build import build_case
 from conformance.generate.choosers import FixedChooser
-from conformance.generate.dry_run import load_specs
 from conformance.generate.strategies import breaks_only
 from conformance.spec import meaning
 from conformance.spec.loader import read_operator, specs_dir
@@ -38,9 +37,7 @@ pytestmark = pytest.mark.usefixtures("no_packs_left")
 drafted = drafted_pack_fixture(PAGES)
 
 
-@pytest.fixture(scope="module")
-def specs(drafted):
-    return load_specs(str(drafted))
+specs = drafted_specs_fixture()
 
 
 def _clauses(drafted: Path, api: str) -> dict[str, dict]:
@@ -149,7 +146,7 @@ def test_every_list_of_kinds_has_the_tie(schema):
      "a same_format constraint needs a tensor or tensor_list parameter, 'diagonal' is int"),
 ])
 def test_the_lint_refuses_a_tie_of_one_tensor_or_of_no_tensor(drafted, specs, change, message):
-    spec = yaml.safe_load((drafted / f"{API}.yaml").read_text(encoding="utf-8"))
+    spec = drafted_spec(drafted, API)
     spec["params"]["diagonal"] = {"kind": "int", "role": "attr"}
     spec["generate"]["args"]["diagonal"] = 0
     next(c for c in spec["constraints"] if c["id"] == TIE).update(change)

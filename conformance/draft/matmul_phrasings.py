@@ -24,8 +24,8 @@ PRODUCT_SHAPE = rx(rf"^(?:参数|输出)?\s*({NAME})\s*(?:和|与|跟)\s*{_PRODU
 
 # "self不能扩展成为vec1和vec2的外积结果形状": X broadcasts into the outer product of two vectors
 # ([len(A), len(B)])
-OUTER = rx(rf"^(?:参数|输入)?\s*({NAME})\s*不能\s*(?:扩展|broadcast|广播)\s*(?:成为|成|为|到)\s*({NAME})\s*"
-           rf"(?:和|与)\s*({NAME})\s*的\s*外积(?:结果)?\s*的?\s*(?:形状|shape){_END}")
+OUTER = rx(rf"^(?:参数|输入)?\s*({NAME})\s*(?:不能|无法)\s*(?:扩展|broadcast|广播)\s*(?:成为|成|为|到)\s*"
+           rf"({NAME})\s*(?:和|与)\s*({NAME})\s*的?\s*外积(?:结果)?\s*的?\s*(?:形状|shape){_END}")
 
 
 def outer_limits(text: str) -> Limits | None:

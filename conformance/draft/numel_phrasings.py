@@ -44,9 +44,9 @@ _WITH_RANK = rx(rf"^(?P<first>{NAME})\s*的\s*(?:维度数|维数)\s*(?:与|和)
 _WHOLE = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*(?:跟|与|和)\s*(?P<source>{NAME})\s*的\s*shape\s*"
             rf"除了?\s*(?P<dim>{NAME})\s*指定的\s*轴外\s*(?:需要|需)?\s*保持一致\s*[，,]\s*(?P=dim)\s*指定的\s*轴"
             rf"\s*为\s*(?P=source)\s*的\s*shape\s*对应轴{_HALF_WORD}{_END}")
-# "out的shape不等于self根据dim拆分后的shape"
-_HALVES = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*不等于\s*(?P<source>{NAME})\s*根据\s*(?P<dim>{NAME})"
-             rf"\s*拆分后的\s*shape{_END}")
+# "out的shape不等于self根据dim拆分后的shape" (or 沿dim, 按dim)
+_HALVES = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*不等于\s*(?P<source>{NAME})\s*(?:根据|沿|按)\s*"
+             rf"(?P<dim>{NAME})\s*拆分后的\s*shape{_END}")
 # "gradOut的shape不满足(*1,M,*2)其中M = N /2，N为self根据dim指定的该维度上的数值"
 _FORMULA = rx(rf"^(?P<targets>{_TARGETS})\s*的\s*shape\s*不满足\s*[(（]\s*\*_?1\s*,\s*M\s*,\s*\*_?2\s*[)）]"
               rf"\s*[，,]?\s*其中\s*M\s*=\s*N\s*/\s*2\s*[，,]\s*N\s*为\s*(?P<source>{NAME})\s*根据\s*"

@@ -158,9 +158,11 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
 def _rank_breaks(draws: dict[str, Any], base: str, x: str, clauses_: list[Clause]) -> None:
     """Each rank_in clause with one limit on x: broken by x's draw at the rank past it."""
     shape = draws.get(base, {}).get("shape")
+    if not isinstance(shape, dict):
+        return
     for c in clauses_:
         if c["kind"] != "rank_in" or x not in c["params"] or "break" in c or c.get("same") \
-                or not isinstance(shape, dict) or ("min" in c) == ("max" in c) or "ranks" in c:
+                or ("min" in c) == ("max" in c) or "ranks" in c:
             continue
         rank = c["max"] + 1 if "max" in c else c["min"] - 1
         if rank >= 0:

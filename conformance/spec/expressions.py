@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from conformance.spec.expression_functions import FUNCTIONS, ExprError
+from conformance.spec.expression_messages import false_message
 from conformance.spec.expression_names import GRAMMAR, nameable, spelled
 
 __all__ = ["ATTRIBUTES", "FUNCTIONS", "GRAMMAR", "ExprError", "Expression", "nameable"]
@@ -28,8 +29,6 @@ _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 _CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
            ast.NotIn: lambda a, b: a not in b}
-_CMPTEXT = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
-            ast.In: "in", ast.NotIn: "not in"}
 _ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
             ast.BinOp, ast.Compare, ast.Call, ast.Attribute, ast.Subscript, ast.Slice, ast.Name,
             ast.Load, ast.Constant, ast.Tuple, ast.List, ast.IfExp, ast.GeneratorExp, ast.comprehension,
@@ -102,23 +101,7 @@ class Expression:
 
     def explain(self, names: Mapping[str, Any]) -> str:
         """A concrete message for a false result, e.g. ``padding[1]=4 must be < self.shape[-1]=4``."""
-        body = self.tree.body
-        interp = _Interpreter(names)
-        if isinstance(body, ast.Compare) and len(body.ops) == 1:
-            left, right = body.left, body.comparators[0]
-            return (f"{_show(left, interp)} must be {_CMPTEXT[type(body.ops[0])]} "
-                    f"{_show(right, interp)}")
-        atoms = [shown for n in _atoms(body, self.names) if (shown := _shown(n, interp)) is not None]
-        return f"{self.text.strip()} does not hold" + (f" ({', '.join(atoms)})" if atoms else "")
-
-
-def _shown(node: ast.AST, interp: _Interpreter) -> str | None:
-    """``name=value`` of one leaf, or None for a leaf the expression's own guards keep from being
-    read in this case (``out.shape[d]`` behind ``out.rank == x.rank and``: a 0-d out has none)."""
-    try:
-        return f"{ast.unparse(node)}={_fmt(interp.run(node))}"
-    except ExprError:
-        return None
+        return false_message(self.tree.body, self.text, self.names, _Interpreter(names).run)
 
 
 def _bound(tree: ast.AST) -> frozenset[str]:
@@ -133,35 +116,6 @@ def _bound(tree: ast.AST) -> frozenset[str]:
                 raise ExprError(f"a generator binds names only: {ast.unparse(node.target)!r}")
             bound.update(t.id for t in targets)  # type: ignore[attr-defined]
     return frozenset(bound)
-
-
-def _show(node: ast.AST, interp: _Interpreter) -> str:
-    if isinstance(node, ast.Constant):
-        return repr(node.value)
-    return f"{ast.unparse(node)}={_fmt(interp.run(node))}"
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, tuple) and value and all(hasattr(v, "shape") for v in value):
-        return "[" + ", ".join(f"shape {list(v.shape)}" for v in value) + "]"  # a tensor list
-    return str(list(value)) if isinstance(value, tuple) else str(value)
-
-
-def _atoms(node: ast.AST, names: frozenset[str]) -> list[ast.AST]:
-    """The outermost attribute/subscript/name leaves (not function names), in source order; of a
-    generator only what it iterates (its element names nothing outside it)."""
-    if isinstance(node, ast.GeneratorExp):
-        return [a for g in node.generators for a in _atoms(g.iter, names)]
-    if isinstance(node, (ast.Attribute, ast.Subscript)):
-        return [node]
-    if isinstance(node, ast.Name):
-        return [] if node.id in FUNCTIONS and node.id not in names else [node]
-    found: list[ast.AST] = []
-    for child in ast.iter_child_nodes(node):
-        if isinstance(node, ast.Call) and child is node.func:
-            continue
-        found.extend(a for a in _atoms(child, names) if ast.unparse(a) not in map(ast.unparse, found))
-    return found
 
 
 class _Interpreter:
