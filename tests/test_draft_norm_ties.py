@@ -7,16 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import by_quote, draft_text, loaded_draft
+from helpers import assert_clean_pass, by_quote, draft_text, loaded_draft, quick_runner
 
 from conformance.cases.oracle import explain
 from conformance.draft.patterns import match
+from conformance.generate.breaks import variants
 from conformance.generate.build import broken_cases, build_case
 from conformance.generate.choosers import FixedChooser
 from conformance.spec.loader import load_vocabulary, specs_dir
 
 VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")
 PAGE = Path(__file__).parent / "fixtures" / "norm_pages" / "docs" / "aclnnToyNorm.md"
+BACKENDS = Path(__file__).with_name("norm_backends.py")
 NAMES = ("x", "normShape", "scaleOptional", "avg", "y")
 ALIGN = "x的shape数组和normShape数组右对齐时对应的维度大小不一致"
 LEADING = "avg的shape乘积和x从第0维到第len(x) - len(normShape)维的乘积不一致"
@@ -110,19 +112,110 @@ def test_an_array_row_with_no_tensor_to_draw_it_from_is_reviewed():
     assert clause["kind"] == "review"
 
 
-def test_a_rank_row_beside_the_tie_leaves_no_dangling_requirement(tmp_path):
-    """"x的维度小于normShape的维度" is drafted before the tie draws normShape from x, then cannot
-    be drawn (rank_ties) and goes for review: the tie that required it must not name it still
-    (the spec would not load, so nothing would be left out as untestable either)."""
-    rank_row = "x的维度小于normShape的维度"
+def _with_rows(*rows: str) -> str:
+    """The page with more PARAM_INVALID rows after "normShape的长度小于1"."""
     row = "<td>normShape的长度小于1。</td>"
-    added = f"{row}\n    </tr>\n    <tr>\n      <td>{rank_row}。</td>"
+    added = row + "".join(f"\n    </tr>\n    <tr>\n      <td>{r}。</td>" for r in rows)
     text = PAGE.read_text(encoding="utf-8").replace(row, added)
-    text = text.replace('rowspan="5">ACLNN_ERR_PARAM_INVALID', 'rowspan="6">ACLNN_ERR_PARAM_INVALID')
-    text = text.replace('rowspan="5">161002', 'rowspan="6">161002')
-    drafted = _drafted(text)
-    clauses = by_quote(drafted.spec)
-    assert clauses[rank_row]["kind"] == "review"
+    span = 5 + len(rows)
+    text = text.replace('rowspan="5">ACLNN_ERR_PARAM_INVALID', f'rowspan="{span}">ACLNN_ERR_PARAM_INVALID')
+    return text.replace('rowspan="5">161002', f'rowspan="{span}">161002')
+
+
+def _breaks_alone(drafted, tmp_path, cid: str) -> None:
+    """Every boundary case breaking ``cid`` breaks it alone, with the row's code."""
+    spec, vocab, specs, product, dtype = loaded_draft(drafted, tmp_path)
+    for mode in ("min", "max"):
+        cases = broken_cases(spec, vocab, product, dtype, FixedChooser(mode), cid)
+        assert cases
+        for case in cases:
+            e = explain(case, specs)
+            assert e.status == (161002,) and {v.clause for v in e.violations} == {cid}
+
+
+def test_an_array_longer_than_the_rank_is_broken_with_the_tensors_equal_to_it(tmp_path):
+    """"x的维度小于normShape的维度": normShape is drawn from x's last dimensions, so it is broken
+    by normShape one longer than x's rank, and scaleOptional (equal to it) with it: the alignment
+    and leading ties say nothing then, and the equal tie still holds."""
+    rank_row = "x的维度小于normShape的维度"
+    drafted = _drafted(_with_rows(rank_row))
+    clause = by_quote(drafted.spec)[rank_row]
+    assert clause["all"] == ["x.rank >= len(normShape)"]
+    assert clause["break"] == {"normShape": {"expr": "[1] + x_shape"},
+                               "scaleOptional_norm_shape": {"expr": "[1] + x_shape"}}
+    assert all(o.checkable for o in drafted.draft.outcomes)
     ids = {c["id"] for c in drafted.spec["constraints"]}
     assert all(set(c.get("requires", [])) <= ids for c in drafted.spec["constraints"])
-    loaded_draft(drafted, tmp_path)  # (it loads: a dangling requirement is a lint error)
+    _breaks_alone(drafted, tmp_path, clause["id"])
+
+
+def test_the_comparison_requires_the_length_limit_so_each_breaks_alone(tmp_path):
+    """At rank 8 an array past "normShape的长度大于8" is longer than the rank too: the comparison
+    says nothing where the length row is broken, so the length row's break breaks it alone (and
+    the comparison's own break at rank 8 breaks only the length row: the run keeps the others)."""
+    drafted = _drafted(_with_rows(LONG_ROW, LENGTH_ROW))
+    clauses = by_quote(drafted.spec)
+    length, longer = clauses[LENGTH_ROW]["id"], clauses[LONG_ROW]
+    assert length in longer["requires"]
+    assert all(o.checkable for o in drafted.draft.outcomes)
+    _breaks_alone(drafted, tmp_path, length)
+
+
+def test_a_rank_limit_on_x_is_broken_by_x_drawn_anew(tmp_path):
+    """Ones put in front of every tensor of the row would give scaleOptional more dimensions than
+    normShape has elements; x drawn again at rank 9 keeps the array and scaleOptional its last
+    dimensions."""
+    rank_row = "x、scaleOptional、avg、y的维度大于8"
+    drafted = _drafted(_with_rows(rank_row))
+    clause = by_quote(drafted.spec)[rank_row]
+    assert (clause["kind"], clause["max"]) == ("rank_in", 8)
+    assert clause["break"]["x_shape"]["shape"]["rank"] == [9, 9]
+    assert all(o.checkable for o in drafted.draft.outcomes)
+    _breaks_alone(drafted, tmp_path, clause["id"])
+
+
+def test_a_same_shape_break_also_puts_a_one_in_front(drafted, tmp_path):
+    """Widening the last dimension of a tensor that x's ties follow breaks those ties too; a 1 in
+    front keeps its trailing dimensions (LayerNormBackward: input has gradOut's shape, and the
+    normalized shape is input's last dimensions)."""
+    spec, vocab, specs, product, dtype = loaded_draft(drafted, tmp_path)
+    same = by_quote(drafted.spec)["x与y的shape不相同"]["id"]
+    base = build_case(spec, vocab, product, dtype, FixedChooser("min")).args
+    shapes = [v["y"].shape for v in variants(spec.constraint(same), base, spec, vocab, product)]
+    y = base["y"].shape
+    assert shapes == [y[:-1] + (y[-1] + 1,), (1, *y)]
+
+
+LONG_ROW, DEEP_ROW = "x的维度小于normShape的维度", "x、scaleOptional、avg、y的维度大于8"
+LENGTH_ROW = "normShape的长度大于8"
+_run = quick_runner("aclnnToyNorm", max_examples=6)
+
+
+@pytest.fixture(scope="module")
+def ranked(tmp_path_factory):
+    """The page with both rank rows, drafted as a pack; (pack, {row: clause id})."""
+    from conformance.draft.pack import write_pack
+
+    d = _drafted(_with_rows(LONG_ROW, DEEP_ROW, LENGTH_ROW))
+    pack = tmp_path_factory.mktemp("norm_pack")
+    write_pack(pack, [d])
+    return pack, {row: by_quote(d.spec)[row]["id"] for row in (LONG_ROW, DEEP_ROW, LENGTH_ROW)}
+
+
+@pytest.mark.usefixtures("no_packs_left")
+@pytest.mark.parametrize("backend", ["oracle", f"{BACKENDS}:NumpyNorm"])
+def test_backends_right_about_the_ranks_pass(ranked, backend, tmp_path):
+    pack, ids = ranked
+    report = _run(pack, backend, tmp_path)
+    for cid in ids.values():
+        assert_clean_pass(report, cid, 6)
+
+
+@pytest.mark.usefixtures("no_packs_left")
+@pytest.mark.parametrize(("backend", "row"), [("LongArrayAccepted", LONG_ROW),
+                                              ("DeepRankAccepted", DEEP_ROW)])
+def test_a_backend_with_the_bug_planted_is_caught_on_its_row_alone(ranked, backend, row, tmp_path):
+    pack, ids = ranked
+    report = _run(pack, f"{BACKENDS}:{backend}", tmp_path)
+    assert report["outcome"] == "nonconformant"
+    assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", ids[row])}

@@ -12,9 +12,10 @@ Valid cases draw the array's length ``n`` (within its length rows) and the array
 ``n`` dimensions of x's shape draw; an equal tensor's shape as the same slice, a leading tensor's
 as x's leading dimensions then ``n`` ones (the pages' [A1,...,Ai,1,...,1]). Breaks: the array's (or
 the equal tensor's) last element one more, the leading tensor one element more than x's leading
-dimensions hold. Each clause requires the array's length rows (a case breaking those gives the
-array another length: these say nothing then), and an equal clause the align rows (its tensor
-follows x, not the array a break of those changes). A tie that cannot be drawn so is reviewed.
+dimensions hold; x's greatest rank, x drawn anew past it (rank_redraws.py). Each clause requires
+the array's length rows (a case breaking those gives the array another length: these say nothing
+then), and an equal clause the align rows (its tensor follows x, not the array a break of those
+changes). A tie that cannot be drawn so is reviewed.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from conformance.draft import rank_redraws
 from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.shape_draws import Shapes
@@ -135,6 +137,7 @@ def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: list
         s.ranges[name] = s.ranges[base]
         for m in s.members(target):
             args[m] = name
+    rank_redraws.redraw_breaks(draws, base, x, clauses_, least=None)  # (the trailing dims: kept)
     return [m for t in targets for m in s.members(t)]
 
 

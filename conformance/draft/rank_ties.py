@@ -76,11 +76,16 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             else:
                 drawn = (_length(draws.get(name, {}), base, op, low) if measure == "length"
                          else _value(draws.get(name, {}), base, op, low))
+        if drawn is None and measure == "length" and isinstance(base, str):
+            drawn = _trailing(draws, name, base, op)
+            c["requires"] += [] if drawn is None else _length_rows(clauses_, attr)
         if drawn is None:
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(attr)), "rank comparison")
             continue
-        draws[name], c["break"] = drawn[0], {name: drawn[1]}
+        draws[name] = drawn[0]
+        c["break"] = drawn[1] if "_names" in drawn[1] else {name: drawn[1]}
+        c["break"].pop("_names", None)
 
 
 Draws = tuple[dict[str, Any], dict[str, Any]]
@@ -96,6 +101,28 @@ def _length(draw: dict[str, Any], base: str, op: str, low: int) -> Draws | None:
     valid = {">=": f"[1] * {n}", "<=": f"[1] * {n}", ">": f"[1] * ({n} + 1)", "<": f"[1] * ({n} - 1)"}[op]
     broken = {">=": f"[1] * ({n} - 1)", ">": f"[1] * {n}", "<=": f"[1] * ({n} + 1)", "<": f"[1] * {n}"}[op]
     return {"expr": valid}, {"expr": broken}
+
+
+def _trailing(draws: dict[str, Any], name: str, base: str, op: str) -> Draws | None:
+    """(the valid draw, the break) of an int array drawn as the tensor's last dimensions
+    (norm_ties.py: LayerNorm's normalizedShape) where it may be at most the rank long: broken by
+    the array one longer than the rank, ``[1] + x``, and so every tensor drawn equal to it (its
+    weight), which keeps the ties saying they match the array."""
+    draw = draws.get(name, {})
+    trailing = re.fullmatch(rf"{base}\[len\({base}\) - \w+:\]", str(draw.get("expr", "")))
+    if trailing is None or op != "<=":
+        return None
+    longer = {"expr": f"[1] + {base}"}
+    return draw, {"_names": True, **{n: dict(longer) for n, d in draws.items() if d == draw}}
+
+
+def _length_rows(clauses_: list[Clause], array: str) -> list[str]:
+    """The clauses bounding the array's length ("normalizedShape的元素个数超过8"): an array longer
+    than they allow says nothing of the rank (at rank 8, one past their limit is past the rank
+    too; the comparison required, that case breaks the length row alone)."""
+    bound = re.compile(rf"len\({re.escape(array)}\) (>=|<=|>|<|==) \d+")
+    return [c["id"] for c in clauses_ if c.get("kind") == "length" and array in c.get("params", [])
+            or any(bound.fullmatch(text) for text in c.get("all", []))]
 
 
 def _value(draw: dict[str, Any], base: str, op: str, low: int) -> Draws | None:

@@ -25,12 +25,12 @@ the outputs reduced from the old rank and so breaking their shape clause too).
 """
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.draft import rank_redraws
 from conformance.draft.context import IN_PLACE, Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_ties import fresh, own
@@ -147,26 +147,12 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         else:
             c["break"] = step or {args[named[0]]: {"mode": "perturb"}}
     if drawn:
-        _rank_breaks(draws, args[r.input], r.input, clauses_)
+        rank_redraws.redraw_breaks(draws, args[r.input], r.input, clauses_)
     if drawn and not any(c in clauses_ for c in shaped):
         review(Sentence(f"Drafted guess: {', '.join(r.outputs)} drawn as {r.input} reduced over {r.dim} "
                         f"({r.keep}: reduced axes kept as 1), which no row says: check the generate "
                         "section", where(r.outputs[0])), doc="contract")
     return set(drawn or ())
-
-
-def _rank_breaks(draws: dict[str, Any], base: str, x: str, clauses_: list[Clause]) -> None:
-    """Each rank_in clause with one limit on x: broken by x's draw at the rank past it."""
-    shape = draws.get(base, {}).get("shape")
-    if not isinstance(shape, dict):
-        return
-    for c in clauses_:
-        if c["kind"] != "rank_in" or x not in c["params"] or "break" in c or c.get("same") \
-                or ("min" in c) == ("max" in c) or "ranks" in c:
-            continue
-        rank = c["max"] + 1 if "max" in c else c["min"] - 1
-        if rank >= 0:
-            c["break"] = {base: {"shape": {**copy.deepcopy(shape), "rank": [rank, rank]}}}
 
 
 def _empty_break(s: Shapes, args: dict[str, Any], r: Reduction,

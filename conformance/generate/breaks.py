@@ -170,7 +170,9 @@ def _same_shape(c: Constraint, args: Args, ctx: _Context) -> list[Args]:
         last = _last(args[p])
         if isinstance(last, TensorMeta) and last.shape:  # lists: the last elements, by position
             wider = last.shape[:-1] + (last.shape[-1] + 1,)
-            out.append(_set(args, **{p: _on_last(args[p], lambda t, w=wider: _reshaped(t, w))}))
+            # and a 1 in front: the trailing dimensions another tie may hold stay (LayerNorm's)
+            out += [_set(args, **{p: _on_last(args[p], lambda t, w=w: _reshaped(t, w))})
+                    for w in (wider, (1, *last.shape))]
     # lists of different lengths (the same shapes, position by position, as far as they go)
     out += [_set(args, **{p: TensorList(args[p][:-1])}) for p in _lists(names[1:], args, 2)]
     return out
