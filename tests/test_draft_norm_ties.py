@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from helpers import assert_clean_pass, by_quote, draft_text, loaded_draft, quick_runner
 
+from conformance.cases.case import Case
 from conformance.cases.oracle import explain
 from conformance.draft.patterns import match
 from conformance.generate.breaks import variants
 from conformance.generate.build import broken_cases, build_case
-from conformance.generate.choosers import FixedChooser
+from conformance.generate.choosers import FixedChooser, SeededChooser
 from conformance.spec.loader import load_vocabulary, specs_dir
 
 VOCAB = load_vocabulary(specs_dir() / "vocabulary.yaml")
@@ -184,6 +186,54 @@ def test_a_same_shape_break_also_puts_a_one_in_front(drafted, tmp_path):
     shapes = [v["y"].shape for v in variants(spec.constraint(same), base, spec, vocab, product)]
     y = base["y"].shape
     assert shapes == [y[:-1] + (y[-1] + 1,), (1, *y)]
+
+
+_OUT_ROW = """    <tr>
+      <td>{name}(aclTensor*)</td>
+      <td>输出</td>
+      <td>{what}</td>
+      <td>{note}</td>
+      <td>FLOAT、FLOAT16</td>
+      <td>ND</td>
+      <td>1-8</td>
+      <td>√</td>
+    </tr>
+"""
+LEADING_NOTE = "shape为[A1,...,Ai,1,...,1]，Ai之后是j个1。"
+EQUAL_NOTE = "shape同normShape，为[R1,...,Rj]。"
+
+
+def _with_noted_outputs() -> str:
+    """The page with two more outputs whose usage notes give their shapes in the pages' letters:
+    spread (the dimensions not normalized, then ones) and gainGrad (the normalized ones)."""
+    text = PAGE.read_text(encoding="utf-8")
+    text = text.replace("    aclTensor*         y,\n", "    aclTensor*         y,\n"
+                        "    aclTensor*         spread,\n    aclTensor*         gainGrad,\n")
+    rows = _OUT_ROW.format(name="spread", what="每组的离散程度。", note=LEADING_NOTE) + \
+        _OUT_ROW.format(name="gainGrad", what="缩放的梯度。", note=EQUAL_NOTE)
+    return text.replace("    <tr>\n      <td>workspaceSize", rows + "    <tr>\n      <td>workspaceSize")
+
+
+def test_outputs_whose_notes_give_their_shape_in_letters_are_drawn_so(tmp_path):
+    """Neither output has a row; drawn with x's shape (a guess), every valid call would hand a
+    kernel checking them the wrong shapes. The notes are read as the leading and equal ties,
+    without a code, and valid cases have numpy's shapes: a mean over the normalized axes kept as
+    ones, and the normalized shape."""
+    drafted = _drafted(_with_noted_outputs())
+    clauses = by_quote(drafted.spec)
+    spread, gain = clauses[LEADING_NOTE], clauses[EQUAL_NOTE]
+    assert spread["all"] == [
+        "x.rank < len(normShape) or spread.numel == prod(x.shape[:x.rank - len(normShape)])"]
+    assert gain["all"] == ["gainGrad.shape == normShape"]
+    assert spread["on_violation"] == gain["on_violation"] == "unspecified"
+    assert not any("Drafted guess" in c["source"]["quote"] for c in drafted.spec["constraints"])
+    spec, vocab, specs, product, dtype = loaded_draft(drafted, tmp_path)
+    for seed in range(20):
+        a = build_case(spec, vocab, product, dtype, SeededChooser(seed)).args
+        x, norm = a["x"].shape, tuple(a["normShape"])
+        kept = np.mean(np.zeros(x), axis=tuple(range(len(x) - len(norm), len(x))), keepdims=True).shape
+        assert (a["spread"].shape, a["gainGrad"].shape) == (kept, norm)
+        assert explain(Case(spec.api, product, a), specs).expected == "success"
 
 
 LONG_ROW, DEEP_ROW = "x的维度小于normShape的维度", "x、scaleOptional、avg、y的维度大于8"

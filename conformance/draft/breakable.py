@@ -16,6 +16,7 @@ from conformance.errors import ConformanceError
 from conformance.generate.build import broken_cases, build_case, can_break
 from conformance.generate.choosers import FixedChooser
 from conformance.generate.strategies import breaks_only
+from conformance.generate.violable import violable
 from conformance.spec.loader import VOCABULARY_FILE, read_operator, specs_dir
 from conformance.spec.model import OperatorSpec, SpecSet
 from conformance.spec.pack_vocabulary import add_pack
@@ -67,10 +68,11 @@ def _valid_breaks(spec: OperatorSpec, specs: SpecSet) -> list[str]:
 
 
 def _alone(spec: OperatorSpec, specs: SpecSet, clause: str) -> bool:
-    """Whether, on every product (a run tests each clause per product), some boundary case breaks
-    ``clause`` and no other."""
-    return all(_alone_on(spec, specs, clause, product)
-               for product in spec.break_lines(spec.constraint(clause)))
+    """Whether, on every product where it can be broken at all (a run tests each clause per
+    product, there: generate/violable.py), some boundary case breaks ``clause`` and no other; False
+    where there is no such product."""
+    lines = [p for p in spec.break_lines(spec.constraint(clause)) if violable(specs, spec, clause, p)]
+    return bool(lines) and all(_alone_on(spec, specs, clause, p) for p in lines)
 
 
 def _alone_on(spec: OperatorSpec, specs: SpecSet, clause: str, product: str) -> bool:

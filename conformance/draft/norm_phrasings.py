@@ -24,6 +24,12 @@ _LEADING = rx(rf"^{_OF}({NAME})\s*的\s*shape\s*(?:的\s*)?乘积\s*(?:与|和)\
               rf"从第\s*0\s*根?\s*(?:轴|维)\s*到第\s*len\(\s*({NAME})\s*\)\s*-\s*len\(\s*({NAME})\s*\)\s*根?\s*"
               rf"(?:轴|维)\s*的\s*乘积\s*{DIFFER}\s*[。.]?$")
 NORM_SHAPE = rx(f"{_ALIGN.pattern}|{_LEADING.pattern}")
+# usage notes giving a shape in the pages' letters, ties said without a code: the dimensions not
+# normalized then ones ("shape为[A1,...,Ai,1,...,1]，Ai后共有j个1": leading), the normalized ones
+# alone ("shape与normalizedShape相等，为[R1,...,Rj]": equal)
+_ETC = r"\s*,\s*(?:\.{3}|…)\s*,\s*"
+LEADING_NOTE = rx(rf"\[\s*A1{_ETC}Ai\s*,\s*1{_ETC}1\s*\]")
+EQUAL_NOTE = rx(rf"(?:为|是)\s*\[\s*R1{_ETC}Rj\s*\]")
 
 
 def norm_limits(text: str) -> Limits | None:

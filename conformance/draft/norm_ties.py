@@ -26,6 +26,7 @@ from typing import Any
 from conformance.draft import rank_redraws
 from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
+from conformance.draft.norm_phrasings import EQUAL_NOTE, LEADING_NOTE
 from conformance.draft.shape_draws import Shapes
 
 
@@ -53,6 +54,35 @@ def clauses(ctx: Context, norm: list[Evidence], equal: list[Evidence],
         out.append({"id": ctx.new_id("NORM"), "source": source([e.sentence]), "kind": "expr",
                     "requires": requires, "all": [_text(ctx, tie)], "on_violation": e.status,
                     "_evidence": [e], "_norm": tie})
+    return out + _noted(ctx, out, null_ids)
+
+
+_NOTES = (("leading", LEADING_NOTE), ("equal", EQUAL_NOTE))
+
+
+def _noted(ctx: Context, made: list[Clause], null_ids: dict[str, list[str]]) -> list[Clause]:
+    """Beside one array's align tie, a tensor no row ties whose usage notes give its shape as
+    [A1,...,Ai,1,...,1] (LayerNorm's meanOut and rstdOut) or [R1,...,Rj] (LayerNormBackward's
+    gradWeightOut): a leading or equal tie without a code, so it is drawn so and not guessed
+    (drawn with x's shape, a kernel checking it would refuse every call)."""
+    aligned = {c["_norm"][3]: c["_norm"][2] for c in made if c["_norm"][0] == "align"}
+    if len(aligned) != 1:
+        return []
+    (array, x), = aligned.items()
+    tied = {c["_norm"][1] for c in made}
+    out = []
+    for row in ctx.facts.params:
+        said = [(s, role) for s in row.usage for role, note in _NOTES
+                if note.search(s.text) and "构造" not in s.text]  # (not what an absent one stands for)
+        if len(said) != 1 or row.name in tied or ctx.params.get(row.name, {}).get("kind") != "tensor" \
+                or not expressible(row.name):
+            continue
+        (note, role), = said
+        ctx.used.add(note)
+        tie = (role, row.name, x if role == "leading" else row.name, array)
+        requires = [cid for cid, params in null_ids.items() if set(params) & {row.name, x, array}]
+        out.append({"id": ctx.new_id("NORM"), "source": source([note]), "kind": "expr", "requires": requires,
+                    "all": [_text(ctx, tie)], "on_violation": "unspecified", "_evidence": [], "_norm": tie})
     return out
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from conformance.check.judge import FAMILIES
 from conformance.check.results import item_id
 from conformance.generate.strategies import breakable
-from conformance.spec.model import OperatorSpec, SpecSet
+from conformance.generate.violable import violable
+from conformance.spec.model import SpecSet
 
 INVALID_FAMILIES = ("status", "memory")
 LARGE = "large"  # the family of size-axis items (every check family on each case)
@@ -48,22 +49,11 @@ def plan(specs: SpecSet, apis: list[str], products: list[str]) -> list[Item]:
                 if spec.program.large:  # the size axis: every family on cases that span many tiles
                     items.append(Item(spec.api, product, dtype, LARGE))
             for clause in breakable(spec, "error"):
-                if _violable(specs, spec, clause, product):
+                if violable(specs, spec, clause, product):
                     items += [Item(spec.api, product, clause, f) for f in INVALID_FAMILIES]
             items += [Item(spec.api, product, c, "status") for c in breakable(spec, "unspecified")
-                      if _violable(specs, spec, c, product)]
+                      if violable(specs, spec, c, product)]
     return sorted(items, key=lambda i: (i.subject != "boundary", i.family != LARGE))
-
-
-def _violable(specs: SpecSet, spec: OperatorSpec, clause: str, product: str) -> bool:
-    """False on a line where no case breaks the clause (spec.break_lines), and for a dtype_in clause
-    listing every dtype of the vocabulary on ``product`` (a drafted copy operator): its item would
-    be unsatisfiable."""
-    c = spec.constraint(clause)
-    if product not in spec.break_lines(c):
-        return False  # (product_in breaks on the lines marked unsupported, the others elsewhere)
-    listed = c.options["per_product"].get(product, []) if c.kind == "dtype_in" else []
-    return c.kind != "dtype_in" or any(d not in listed for d in specs.vocabulary.dtypes)
 
 
 def not_applicable(specs: SpecSet, apis: list[str], products: list[str]) -> list[tuple[str, str, str]]:
