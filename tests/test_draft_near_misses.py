@@ -140,8 +140,12 @@ def test_a_null_row_under_another_tensor_given_is_conditional() -> None:
     assert _checkable(d, text)
 
 
+def test_a_rule_on_a_given_tensor_is_that_rule_not_a_null_row() -> None:
+    found = match("biasOptional不为空指针且biasOptional的元素数量不为C", ["biasOptional", "scaleOptional", "C"])
+    assert (found.pattern, found.limits) == ("layout letters", {"letters": ("product", "biasOptional", ("C",))})
+
+
 @pytest.mark.parametrize("text", [
-    "biasOptional不为空指针且biasOptional的元素数量不为C",  # a rule on a given tensor, not its null
     "或biasOptional非空但scaleOptional是空指针",
     "mode为2、3，传入的biasOptional不是空指针",  # given is the error: the opposite of a null row
     "biasOptional不为空指针",

@@ -27,6 +27,7 @@ from conformance.draft import (
     index_ties,
     joined_parts,
     kernel_pads,
+    letter_ties,
     list_counts,
     list_sizes,
     matmul_ties,
@@ -199,6 +200,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
     built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
+    built += letter_ties.clauses(ctx, ev.get(letter_ties.KIND, []), null_ids)
     built += index_ties.clauses(ctx, ev.get(index_ties.KIND, []), null_ids)
     built += platform_rows.clauses(ctx, ev.get(platform_rows.KIND, []))
     list_counts.require_counts(built)

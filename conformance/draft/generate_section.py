@@ -23,6 +23,7 @@ from conformance.draft import (
     forward_shapes,
     index_draws,
     kernel_pads,
+    letter_ties,
     list_counts,
     list_kinds,
     list_sizes,
@@ -129,6 +130,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     tied |= norm_ties.resolve(s, draws, args, clauses, review, where)
     tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= letter_ties.resolve(s, draws, args, clauses, review, where)
     tied |= index_draws.resolve(s, draws, args, clauses, review, where)
     tied |= reduction_shapes.resolve(s, draws, args, clauses, review, _draw, where)
     s.guessed = [t for t in s.guessed if t not in tied]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from conformance.draft import dim_range_phrasings as dr
 from conformance.draft import index_phrasings as ix
+from conformance.draft import letter_phrasings as letters
 from conformance.draft import numel_phrasings as numel
 from conformance.draft import phrasings as ph
 from conformance.draft.channel_phrasings import (
@@ -234,6 +235,9 @@ PATTERNS: tuple[Pattern, ...] = (
             "self、index的维度数不一致。", limits=same_rank_limits),
     Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
             "（x1、gamma）的任意一个维度等于0。"),
+    Pattern("layout letters", ("letter_tie",), letters.LETTER_TIE, ("N*C*HxW", "整除", "维度上的空间大小"),
+            "self在C维度上的空间大小不等于C。", limits=letters.letter_limits,
+            conditional=True),  # (its regex says the whole sentence: "(self为二维时，HxW需要为1)")
     Pattern("ranks of several tensors", ("rank_in",), rx(r"维"), ("维度", "不为", "，"),
             "vec1和vec2维度不为1，self维度超过2。", limits=rank_parts_limits),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),
