@@ -44,6 +44,7 @@ from conformance.draft import (
     relations,
     scope_all,
     shape_notes,
+    spatial_ties,
     table_clauses,
     value_rows,
 )
@@ -201,6 +202,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
     built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
     built += letter_ties.clauses(ctx, ev.get(letter_ties.KIND, []), null_ids)
+    built += spatial_ties.clauses(ctx, ev.get(spatial_ties.KIND, []), null_ids)
     built += index_ties.clauses(ctx, ev.get(index_ties.KIND, []), null_ids)
     built += platform_rows.clauses(ctx, ev.get(platform_rows.KIND, []))
     list_counts.require_counts(built)

@@ -36,6 +36,7 @@ from conformance.draft import (
     rank_ties,
     reduced_outputs,
     reduction_shapes,
+    spatial_ties,
     value_rows,
 )
 from conformance.draft.context import Clause, Context, expressible, reading
@@ -131,6 +132,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
     tied |= letter_ties.resolve(s, draws, args, clauses, review, where)
+    tied |= spatial_ties.resolve(s, draws, args, clauses, review, where)
     tied |= index_draws.resolve(s, draws, args, clauses, review, where)
     tied |= reduction_shapes.resolve(s, draws, args, clauses, review, _draw, where)
     s.guessed = [t for t in s.guessed if t not in tied]

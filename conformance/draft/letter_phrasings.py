@@ -14,10 +14,8 @@ builder so patterns.py can read them without importing the drafting context.
 """
 from __future__ import annotations
 
-import re
-
 from conformance.draft.numel_phrasings import ELEMENTS
-from conformance.draft.sentence_limits import Limits, rx
+from conformance.draft.sentence_limits import Limits, any_of, rx
 from conformance.draft.words import NAME
 
 _END = r"\s*[。.]?$"
@@ -35,9 +33,7 @@ _PAIR = rx(rf"{_OF}(?P<ts>{NAME}(?:\s*(?:与|和|、)\s*{NAME})*)\s*的\s*shape\
 _DIVIDES = rx(rf"{_OF}(?P<a>{NAME})\s*不能被\s*(?P<b>{NAME})\s*整除"
               rf"(?:\s*[，,]\s*或者?\s*(?P=a)\s*/\s*(?P=b)\s*(?:>|＞|大于)\s*(?P<most>\d+))?{_END}")
 _FORMS = (_PRODUCT, _LETTER, _REST, _PAIR, _DIVIDES)
-# (joined, their group names and back references go: a name may be used by more than one)
-LETTER_TIE = rx("|".join(re.sub(r"\(\?P=\w+\)", NAME, re.sub(r"\?P<\w+>", "?:", r.pattern))
-                         for r in _FORMS))
+LETTER_TIE = any_of(*_FORMS)
 # a usage note saying what a product row says, without a code: "元素数量需与C相同。", "元素个数需要等于
 # N*group。"
 _NOTE = rx(rf"^{ELEMENTS}\s*(?:需要|需|要|应|必须)?\s*(?:与|和|等于|为)\s*"

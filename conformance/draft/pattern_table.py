@@ -13,6 +13,7 @@ from conformance.draft import index_phrasings as ix
 from conformance.draft import letter_phrasings as letters
 from conformance.draft import numel_phrasings as numel
 from conformance.draft import phrasings as ph
+from conformance.draft import spatial_phrasings as spatial
 from conformance.draft.channel_phrasings import (
     CHANNEL,
     RANK_OR_CHANNEL,
@@ -235,6 +236,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "self、index的维度数不一致。", limits=same_rank_limits),
     Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
             "（x1、gamma）的任意一个维度等于0。"),
+    Pattern("spatial sizes", ("spatial_tie",), spatial.SPATIAL_TIE, ("outputSize", "H、W", "乘积"),
+            "out在H、W维度上的size大小与outputSize中的两个元素值不相等。", limits=spatial.spatial_limits),
     Pattern("layout letters", ("letter_tie",), letters.LETTER_TIE, ("N*C*HxW", "整除", "维度上的空间大小"),
             "self在C维度上的空间大小不等于C。", limits=letters.letter_limits,
             conditional=True),  # (its regex says the whole sentence: "(self为二维时，HxW需要为1)")

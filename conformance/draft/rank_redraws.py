@@ -5,7 +5,8 @@ other draws are computed from that tensor's drawn shape (a reduction's outputs, 
 normalizedShape and weight as its trailing dimensions), those stay computed from the old rank,
 and the case breaks their ties too: the clause is never broken alone and the draft drops it.
 Drawing the tensor's shape again at the rank past the limit lets everything computed from it
-follow. A clause limiting the rank from both sides is broken on the one side that can be drawn:
+follow. A set of ranks ("self的维度不为3维或者4维") limits it from both sides. A clause limiting the
+rank from both sides is broken on the one side that can be drawn:
 the rank below its least only where the tensor may have that rank (``least``; None where
 dropping leading dimensions, as the automatic break does, already keeps what follows).
 """
@@ -25,9 +26,10 @@ def redraw_breaks(draws: dict[str, Any], base: str, x: str, clauses: list[Clause
     if not isinstance(shape, dict):
         return
     for c in clauses:
-        if c["kind"] != "rank_in" or x not in c["params"] or "break" in c or c.get("same") or "ranks" in c:
+        if c["kind"] != "rank_in" or x not in c["params"] or "break" in c or c.get("same"):
             continue
-        past = [*([c["max"] + 1] if "max" in c else []),
-                *([c["min"] - 1] if "min" in c and least is not None and c["min"] - 1 >= least else [])]
+        high, low = max(c.get("ranks", [c.get("max")])), min(c.get("ranks", [c.get("min")]))
+        past = [*([high + 1] if high is not None else []),
+                *([low - 1] if low is not None and least is not None and low - 1 >= least else [])]
         if len(past) == 1:
             c["break"] = {base: {"shape": {**copy.deepcopy(shape), "rank": [past[0], past[0]]}}}

@@ -23,6 +23,13 @@ def rx(text: str) -> re.Pattern[str]:
     return re.compile(text, re.IGNORECASE)
 
 
+def any_of(*forms: re.Pattern[str]) -> re.Pattern[str]:
+    """One expression matching where any of ``forms`` does (their group names and back references
+    go: forms may share a name)."""
+    bare = (re.sub(r"\(\?P=\w+\)", NAME, re.sub(r"\?P<\w+>", "?:", f.pattern)) for f in forms)
+    return rx("|".join(bare))
+
+
 IDENT = re.compile(NAME)
 _GLUED = re.compile(r"(?<=[A-Za-z0-9])(?=broadcast)")
 _SHAPE_DIM = re.compile(r"shape\s*dim(?![A-Za-z0-9_])")
