@@ -50,11 +50,11 @@ class UnevenGroupsAccepted(ignoring(NumpyGroupNorm)):
     """Wrong: C channels that do not split into group groups go through."""
 
     name = "uneven-groups-accepted"
-    row = "C不能被group整除，或者C/group大于4000"
+    row = "C无法被group整除，或C/group大于4000"
 
 
 class StatsShapeUnchecked(ignoring(NumpyGroupNorm)):
     """Wrong: never compares avgOut's and spreadOut's shapes with (N, group)."""
 
     name = "stats-shape-unchecked"
-    row = "avgOut与spreadOut的shape不为(N, group)"
+    row = "avgOut和spreadOut的shape不是(N, group)"

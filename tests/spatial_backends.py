@@ -57,4 +57,4 @@ class LeadingUnchecked(ignoring(NumpyUnpool)):
     """Wrong: never compares out's N and C with self's."""
 
     name = "leading-unchecked"
-    row = "out在N、C维度上的size与self不完全相同"
+    row = "out在N和C维度上的size与self不完全相同"

@@ -31,7 +31,7 @@ PAGES = Path(__file__).parent / "fixtures" / "letter_pages"
 PAGE = PAGES / "docs" / "aclnnToyGroupNorm.md"
 BACKENDS = Path(__file__).with_name("letter_backends.py")
 API = "aclnnToyGroupNorm"
-DIVIDES, STATS = "C不能被group整除，或者C/group大于4000", "avgOut与spreadOut的shape不为(N, group)"
+DIVIDES, STATS = "C无法被group整除，或C/group大于4000", "avgOut和spreadOut的shape不是(N, group)"
 NAMES = ("self", "x", "input", "mean", "gamma", "meanOut", "rstdOut", "N", "C", "HxW", "group")
 
 pytestmark = pytest.mark.usefixtures("no_packs_left")

@@ -30,7 +30,7 @@ PAGES = Path(__file__).parent / "fixtures" / "spatial_pages"
 BACKENDS = Path(__file__).with_name("spatial_backends.py")
 API = "aclnnToyUnpool"
 PLANE = "outputSize的2个元素乘积小于self在H、W维度上的size乘积"
-LEADING = "out在N、C维度上的size与self不完全相同"
+LEADING = "out在N和C维度上的size与self不完全相同"
 NAMES = ("self", "out", "outRef", "gradOutput", "outputSize")
 
 pytestmark = pytest.mark.usefixtures("no_packs_left")

@@ -30,7 +30,7 @@ _REST = rx(rf"{_OF}(?P<t>{NAME})\s*第(?:三|3)维度?及之后(?:的)?维度的
            rf"(?:不等于|不为)\s*(?P<attr>{NAME})\s*(?:[(（][^)）]*[)）])?{_END}")
 _PAIR = rx(rf"{_OF}(?P<ts>{NAME}(?:\s*(?:与|和|、)\s*{NAME})*)\s*的\s*shape\s*(?:不为|不等于|不是)\s*"
            rf"[(（]\s*(?P<a>{NAME})\s*[,，]\s*(?P<b>{NAME})\s*[)）]{_END}")
-_DIVIDES = rx(rf"{_OF}(?P<a>{NAME})\s*不能被\s*(?P<b>{NAME})\s*整除"
+_DIVIDES = rx(rf"{_OF}(?P<a>{NAME})\s*(?:不能|无法)被\s*(?P<b>{NAME})\s*整除"
               rf"(?:\s*[，,]\s*或者?\s*(?P=a)\s*/\s*(?P=b)\s*(?:>|＞|大于)\s*(?P<most>\d+))?{_END}")
 _FORMS = (_PRODUCT, _LETTER, _REST, _PAIR, _DIVIDES)
 LETTER_TIE = any_of(*_FORMS)
