@@ -76,16 +76,16 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             else:
                 drawn = (_length(draws.get(name, {}), base, op, low) if measure == "length"
                          else _value(draws.get(name, {}), base, op, low))
+        step = None if drawn is None else {name: drawn[1]}
         if drawn is None and measure == "length" and isinstance(base, str):
-            drawn = _trailing(draws, name, base, op)
-            c["requires"] += [] if drawn is None else _length_rows(clauses_, attr)
+            step = _trailing(draws, name, base, op)
+            drawn = None if step is None else (draws[name], step)
+            c["requires"] += [] if step is None else _length_rows(clauses_, attr)
         if drawn is None:
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(attr)), "rank comparison")
             continue
-        draws[name] = drawn[0]
-        c["break"] = drawn[1] if "_names" in drawn[1] else {name: drawn[1]}
-        c["break"].pop("_names", None)
+        draws[name], c["break"] = drawn[0], step
 
 
 Draws = tuple[dict[str, Any], dict[str, Any]]
@@ -103,17 +103,16 @@ def _length(draw: dict[str, Any], base: str, op: str, low: int) -> Draws | None:
     return {"expr": valid}, {"expr": broken}
 
 
-def _trailing(draws: dict[str, Any], name: str, base: str, op: str) -> Draws | None:
-    """(the valid draw, the break) of an int array drawn as the tensor's last dimensions
-    (norm_ties.py: LayerNorm's normalizedShape) where it may be at most the rank long: broken by
-    the array one longer than the rank, ``[1] + x``, and so every tensor drawn equal to it (its
-    weight), which keeps the ties saying they match the array."""
+def _trailing(draws: dict[str, Any], name: str, base: str, op: str) -> dict[str, Any] | None:
+    """The break of an int array drawn as the tensor's last dimensions (norm_ties.py: LayerNorm's
+    normalizedShape) where it may be at most the rank long (its valid draw kept): the array one
+    longer than the rank, ``[1] + x``, and so every tensor drawn equal to it (its weight), which
+    keeps the ties saying they match the array."""
     draw = draws.get(name, {})
     trailing = re.fullmatch(rf"{base}\[len\({base}\) - \w+:\]", str(draw.get("expr", "")))
     if trailing is None or op != "<=":
         return None
-    longer = {"expr": f"[1] + {base}"}
-    return draw, {"_names": True, **{n: dict(longer) for n, d in draws.items() if d == draw}}
+    return {n: {"expr": f"[1] + {base}"} for n, d in draws.items() if d == draw}
 
 
 def _length_rows(clauses_: list[Clause], array: str) -> list[str]:
