@@ -6,7 +6,7 @@ Besides the lines the spec breaks it on (spec.break_lines), two rules read the d
 line: a dtype_in clause listing every dtype of the vocabulary (a drafted copy operator) has no
 dtype to break it with, and a promotion or cast clause no combination of the listed dtypes
 breaks (aclnnEqTensor's "self和other的数据类型无法进行推导" where every pair listed on Atlas A2
-promotes, but not on Ascend 950, which lists UINT32 beside INT8) says nothing a case on that line
+promotes, but not on Ascend 950, which lists UINT64 beside INT8) says nothing a case on that line
 can test.
 """
 from __future__ import annotations
