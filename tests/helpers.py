@@ -176,6 +176,13 @@ def oracle_quick(pack: Any, api: str, tmp_path: Any, backend: str = "oracle",
                                  max_examples=max_examples, isolate=False, report_dir=tmp_path / "r")
 
 
+def assert_caught_alone(report: dict[str, Any], clause: str) -> None:
+    """``report`` is nonconformant, its findings all status findings of ``clause`` (a planted bug
+    caught on its row and on no other)."""
+    assert report["outcome"] == "nonconformant"
+    assert {(f["kind"], f["clause"]) for f in report["findings"]} == {("status", clause)}
+
+
 def assert_clean_pass(report: dict[str, Any], clause: str, cases: int) -> None:
     """No finding and no error in ``report``, and ``clause``'s status checks passed on at least
     ``cases`` cases."""
