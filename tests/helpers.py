@@ -176,6 +176,22 @@ def oracle_quick(pack: Any, api: str, tmp_path: Any, backend: str = "oracle",
                                  max_examples=max_examples, isolate=False, report_dir=tmp_path / "r")
 
 
+def assert_breaks_alone(loaded: tuple[Any, Any, Any, str, str], cid: str, choosers: Any = None) -> None:
+    """Every boundary case breaking ``cid`` (``loaded``: loaded_draft's tuple; with each of
+    ``choosers``, FixedChooser("max") by default) breaks it alone, with 161002."""
+    from conformance.cases.oracle import explain
+    from conformance.generate.build import broken_cases
+    from conformance.generate.choosers import FixedChooser
+
+    spec, vocab, specs, product, dtype = loaded
+    for ch in choosers or (FixedChooser("max"),):
+        cases = broken_cases(spec, vocab, product, dtype, ch, cid)
+        assert cases, cid
+        for case in cases:
+            e = explain(case, specs)
+            assert e.status == (161002,) and {v.clause for v in e.violations} == {cid}, (cid, case)
+
+
 def assert_caught_alone(report: dict[str, Any], clause: str) -> None:
     """``report`` is nonconformant, its findings all status findings of ``clause`` (a planted bug
     caught on its row and on no other)."""
