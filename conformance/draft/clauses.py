@@ -20,6 +20,7 @@ from conformance.draft import (
     broadcast_into,
     channel_ties,
     conditions,
+    count_ties,
     dim_clauses,
     dim_ties,
     distinct_clauses,
@@ -59,6 +60,8 @@ from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
+# the readers of error rows tying shapes and attributes, each built from its own evidence alone
+_TIES = (rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties, count_ties)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 
@@ -198,12 +201,8 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
     built += pads.clauses(ctx, ev.get(pads.LIMIT, []), ev.get(pads.SHAPE, []), ev.get("shape_note", []),
                           null_ids)
     built += kernel_pads.clauses(ctx, ev.get(kernel_pads.KIND, []), null_ids, built)
-    built += rank_ties.clauses(ctx, ev.get(rank_ties.KIND, []), null_ids)
-    built += list_counts.clauses(ctx, ev.get(list_counts.KIND, []), null_ids)
-    built += numel_ties.clauses(ctx, ev.get(numel_ties.KIND, []), null_ids)
-    built += letter_ties.clauses(ctx, ev.get(letter_ties.KIND, []), null_ids)
-    built += spatial_ties.clauses(ctx, ev.get(spatial_ties.KIND, []), null_ids)
-    built += index_ties.clauses(ctx, ev.get(index_ties.KIND, []), null_ids)
+    for ties in _TIES:
+        built += ties.clauses(ctx, ev.get(ties.KIND, []), null_ids)
     built += platform_rows.clauses(ctx, ev.get(platform_rows.KIND, []))
     list_counts.require_counts(built)
     built = matmul_ties.unbroadcast_operands(ctx, built, draft.review)

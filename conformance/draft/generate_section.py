@@ -16,6 +16,7 @@ from typing import Any
 from conformance.draft import (
     channel_ties,
     conditional_breaks,
+    count_ties,
     dim_ties,
     distinct_clauses,
     empty_breaks,
@@ -45,6 +46,10 @@ from conformance.draft.shape_draws import Shapes, draw_shapes
 
 VIEWS = ["strided", "transposed", "offset", "stride0"]
 FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
+
+# the tied shapes' and attributes' draws, in this order (a later one reads an earlier one's draws)
+_TIES = (matmul_ties, outer_ties, norm_ties, channel_ties, numel_ties, letter_ties, spatial_ties,
+         index_draws, count_ties)
 
 
 def _draw(param: str) -> str:
@@ -126,14 +131,9 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     empty_breaks.split_by_draw(ctx, clauses, lambda name: _break_draw(s, "zero_dim", name))
     _resolve_breaks(ctx, s, clauses, review)
     dim_ties.resolve(s, draws, args, clauses, review, where)
-    tied = matmul_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= outer_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= norm_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= channel_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= numel_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= letter_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= spatial_ties.resolve(s, draws, args, clauses, review, where)
-    tied |= index_draws.resolve(s, draws, args, clauses, review, where)
+    tied: set[str] = set()
+    for ties in _TIES:
+        tied |= ties.resolve(s, draws, args, clauses, review, where)
     tied |= reduction_shapes.resolve(s, draws, args, clauses, review, _draw, where)
     s.guessed = [t for t in s.guessed if t not in tied]
     padded = pads.resolve(s, draws, args, clauses, review, _draw, where)

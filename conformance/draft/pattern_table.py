@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from conformance.draft import count_phrasings as counts
 from conformance.draft import dim_range_phrasings as dr
 from conformance.draft import index_phrasings as ix
 from conformance.draft import letter_phrasings as letters
@@ -238,6 +239,10 @@ PATTERNS: tuple[Pattern, ...] = (
             "（x1、gamma）的任意一个维度等于0。"),
     Pattern("spatial sizes", ("spatial_tie",), spatial.SPATIAL_TIE, ("outputSize", "H、W", "乘积"),
             "out在H、W维度上的size大小与outputSize中的两个元素值不相等。", limits=spatial.spatial_limits),
+    Pattern("count along a dimension", ("count_tie",), counts.COUNT_TIE,
+            ("numsamples", "最后一个维度", "size大小"),
+            "k小于0或者k大于输入self在dim维度上的size大小。", limits=counts.count_limits,
+            conditional=True),  # (its regex says the whole sentence: "当self为2维Tensor时，…")
     Pattern("layout letters", ("letter_tie",), letters.LETTER_TIE, ("N*C*HxW", "整除", "维度上的空间大小"),
             "self在C维度上的空间大小不等于C。", limits=letters.letter_limits,
             conditional=True),  # (its regex says the whole sentence: "(self为二维时，HxW需要为1)")
