@@ -1,7 +1,8 @@
 """Backends of the toy unpooling aclnnToyUnpool (tests/fixtures/spatial_pages), for
 tests/test_draft_spatial_ties.py: one right in its own way (numpy decides: the plane of outputSize
 must hold self's H*W elements, and out is that plane reshaped under self's leading dimensions) and
-two wrong ones."""
+two wrong ones; and of its backward aclnnToyUnpoolBackward (gradY is that forward's out), one
+right and one wrong."""
 from __future__ import annotations
 
 import numpy as np
@@ -44,6 +45,30 @@ class NumpyUnpool(OracleBackend):
         if judged and unpool_refused(args):
             return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
         return super().call(api, args, product)
+
+
+class NumpyUnpoolBackward(OracleBackend):
+    """Right: refuses a gradY that is not the forward's out as NumpyUnpool's plane gives it (x for
+    self; given two sizes and x and gradY of one rank, 3 or 4, the rows before these), and defers
+    to the oracle elsewhere."""
+
+    name = "numpy-unpool-backward"
+
+    def call(self, api, args, product=None):
+        judged = all(args.get(n) is not None for n in ("x", "outputSize", "gradY")) \
+            and len(args["outputSize"]) == 2 and 3 <= len(_shape(args["x"])) <= 4 \
+            and len(_shape(args["gradY"])) == len(_shape(args["x"]))
+        forward = {"self": args.get("x"), "outputSize": args.get("outputSize"), "out": args.get("gradY")}
+        if judged and unpool_refused(forward):
+            return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
+        return super().call(api, args, product)
+
+
+class AtRankUnchecked(ignoring(NumpyUnpoolBackward)):
+    """Wrong: never compares a 4-d gradY's N and C with x's."""
+
+    name = "at-rank-unchecked"
+    row = "在x为4维时，gradY与x在N和C维度上的size不相同"
 
 
 class SmallPlaneAccepted(ignoring(NumpyUnpool)):

@@ -17,6 +17,7 @@ from helpers import (
     drafted_pack_fixture,
     drafted_spec,
     drafted_specs_fixture,
+    oracle_quick,
     quick_runner,
 )
 from spatial_backends import unpool_refused
@@ -30,6 +31,9 @@ from conformance.generate.strategies import breaks_only
 PAGES = Path(__file__).parent / "fixtures" / "spatial_pages"
 BACKENDS = Path(__file__).with_name("spatial_backends.py")
 API = "aclnnToyUnpool"
+BACKWARD = "aclnnToyUnpoolBackward"
+AT_3 = "当x为3维时，x与gradY在C维度上的size不同"
+AT_4 = "在x为4维时，gradY与x在N和C维度上的size不相同"
 PLANE = "outputSize的2个元素乘积小于self在H、W维度上的size乘积"
 LEADING = "out在N和C维度上的size与self不完全相同"
 NAMES = ("self", "out", "outRef", "gradOutput", "outputSize")
@@ -49,6 +53,10 @@ specs = drafted_specs_fixture()
      ("trailing", "outRef", "outputSize", 3)),
     ("gradOutput的shape最后两维的size与outputSize的元素不一致", ("trailing", "gradOutput", "outputSize", 2)),
     ("out在N、C维度上的size大小与self未完全相同", ("leading", "out", "self", None)),
+    ("当self为4维时，self与gradOutput在N，C维度上的size不一致",
+     ("at rank", "gradOutput", "self", None, 4, ("N", "C"))),
+    ("在self为5维时，gradOutput与self在C或N维度上的size大小不一致",
+     ("at rank", "gradOutput", "self", None, 5, ("C", "N"))),
 ])
 def test_the_vendor_phrasings(text, tie):
     found = match(text, NAMES)
@@ -56,7 +64,7 @@ def test_the_vendor_phrasings(text, tie):
 
 
 def test_every_row_is_checkable_and_out_is_self_over_the_plane(drafted):
-    assert_rows_checkable(drafted, 7)
+    assert_rows_checkable(drafted, 14)  # (7 of each page)
     spec = drafted_spec(drafted, API)
     draws = spec["generate"]["draws"]
     assert draws["outputSize"] == {"expr": "self_shape[len(self_shape) - 2:]"}
@@ -111,3 +119,47 @@ def test_two_rows_saying_one_thing_are_one_clause():
     assert all(o.checkable for o in d.draft.outcomes)
     plane = [c for c in d.spec["constraints"] if "prod(outputSize)" in " ".join(c.get("all", []))]
     assert len(plane) == 1 and plane[0]["source"]["quote"] == f"{PLANE} / {again}"
+
+
+def test_leading_rows_at_one_rank_tie_grad_y_to_x_and_name_the_letters_dimensions(drafted, specs):
+    """MaxUnpool2dBackward's rows tie gradOutput's leading dimensions to self's at each rank of self
+    (C alone at 3 dimensions, N and C at 4); with them its trailing row has an x to draw from."""
+    spec = drafted_spec(drafted, BACKWARD)
+    draws = spec["generate"]["draws"]
+    assert draws["gradY_spatial_shape"] == {"expr": "x_shape[:len(x_shape) - 2] + outputSize"}
+    assert "gradY_shape" not in draws  # (the guess no argument reads any more)
+    clauses = by_quote(spec)
+    assert clauses[AT_3]["all"] == ["x.rank != 3 or gradY.rank != 3 or (gradY.shape[0] == x.shape[0])"]
+    assert clauses[AT_4]["all"] == [
+        "x.rank != 4 or gradY.rank != 4 or (gradY.shape[0] == x.shape[0] and gradY.shape[1] == x.shape[1])"]
+    assert clauses[AT_4]["break"]["x_shape"]["shape"]["rank"] == [4, 4]
+    ops = specs.operator(BACKWARD)
+    for seed in range(40):
+        case = build_case(ops, specs.vocabulary, "atlas-a2", "FLOAT", SeededChooser(seed))
+        forward = {"self": case.args["x"], "outputSize": case.args["outputSize"], "out": case.args["gradY"]}
+        assert not unpool_refused(forward) and explain(case, specs).expected == "success"
+    for c in (c for c in ops.constraints if "SPATIAL" in c.id):
+        for mode in ("min", "max"):
+            cases = broken_cases(ops, specs.vocabulary, "atlas-a2", "FLOAT", FixedChooser(mode), c.id)
+            assert cases and all(breaks_only(explain(k, specs), c.id) for k in cases), (c.id, mode)
+
+
+def test_a_letter_the_layout_at_that_rank_lacks_is_for_a_person():
+    """MaxUnpool3dBackward's "在self为4维时，gradOutput与self在N维度上…": a 4-d self of a 3-d
+    unpooling is C, D, H, W, without N."""
+    page = (PAGES / "docs" / f"{BACKWARD}.md").read_text(encoding="utf-8")
+    d = draft_text(page.replace(AT_3, "当x为3维时，x与gradY在N维度上的size不同"), f"toy: {BACKWARD}.md")
+    unread = [o.sentence.text for o in d.draft.outcomes if not o.checkable]
+    assert unread == ["当x为3维时，x与gradY在N维度上的size不同"]
+
+
+@pytest.mark.parametrize(("backend", "caught"), [("NumpyUnpoolBackward", None), ("AtRankUnchecked", AT_4)])
+def test_the_backward_against_a_right_backend_and_one_with_the_bug_planted(drafted, specs, backend, caught,
+                                                                           tmp_path):
+    report = oracle_quick(drafted, BACKWARD, tmp_path, f"{BACKENDS}:{backend}", max_examples=8)
+    ids = {c.source.quote: c.id for c in specs.operator(BACKWARD).constraints}
+    if caught is None:
+        for quote in (AT_3, AT_4):
+            assert_clean_pass(report, ids[quote], 8)
+    else:
+        assert_caught_alone(report, ids[caught])

@@ -28,7 +28,7 @@ from conformance.draft.context import Clause, Context, Evidence, expressible, re
 from conformance.draft.count_phrasings import note_bound
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_ties import fresh, own
-from conformance.draft.shape_draws import Shapes
+from conformance.draft.shape_draws import Shapes, drop_unused
 
 KIND = "count_tie"
 Tie = tuple[Any, ...]
@@ -101,6 +101,7 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     """The count's and the outputs' draws and each clause's break; the names now drawn from the
     rows (no longer guesses). Ties that cannot be drawn so are removed and their rows reviewed."""
     mine = [c for c in clauses_ if "_count" in c]
+    before = set(args.values())
     drawn = _draw(s, draws, args, [c["_count"] for c in mine]) if mine else None
     for c in mine:
         step = drawn and _break(c["_count"], draws, *drawn)
@@ -109,6 +110,8 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             review(Sentence(c["source"]["quote"], where(c["_count"][1])), reading(c))
             continue
         c["break"] = step
+    for old in before - set(args.values()):  # (a guess no argument reads any more)
+        drop_unused(draws, args, clauses_, old)
     return {drawn[1], *drawn[2]} if drawn else set()
 
 

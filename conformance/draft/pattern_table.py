@@ -238,7 +238,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("zero dimension", ("not_empty",), ZERO_DIM, ("任意", "维度", "等于0"),
             "（x1、gamma）的任意一个维度等于0。"),
     Pattern("spatial sizes", ("spatial_tie",), spatial.SPATIAL_TIE, ("outputSize", "H、W", "乘积"),
-            "out在H、W维度上的size大小与outputSize中的两个元素值不相等。", limits=spatial.spatial_limits),
+            "out在H、W维度上的size大小与outputSize中的两个元素值不相等。", limits=spatial.spatial_limits,
+            conditional=True),  # (its regex says the whole sentence: "当self为4维时，…")
     Pattern("count along a dimension", ("count_tie",), counts.COUNT_TIE,
             ("numsamples", "最后一个维度", "size大小"),
             "k小于0或者k大于输入self在dim维度上的size大小。", limits=counts.count_limits,

@@ -8,27 +8,33 @@ With k spatial dimensions (H, W; or D, H, W), the last k of each tensor:
 - trailing: ``len(a) != k or y.rank < k or y.shape[y.rank - k:] == a``;
 - leading: ``y.rank != x.rank or y.rank < k or y.shape[:y.rank - k] == x.shape[:x.rank - k]``
   (k from the page's other rows: this one names N and C only; tensors of two ranks, 3-d C, H, W
-  beside 4-d N, C, H, W, are the rank rows' to judge).
+  beside 4-d N, C, H, W, are the rank rows' to judge);
+- at rank: ``x.rank != r or y.rank != r or (y.shape[0] == x.shape[0] and …)``, the leading row
+  at one rank of x naming the dimensions by letter (MaxUnpool2dBackward's "当self为4维时，self与
+  gradOutput在N，C维度上的size不一致"; a letter the layout at that rank lacks is for a person:
+  MaxUnpool3dBackward's N of a 4-d C, D, H, W self).
 
 Valid cases draw the array as x's spatial dimensions and each y as x's leading dimensions then
 the array. Breaks: the array with its product one less (y follows it), y's last dimension one
-more, y's first dimension one more. Trailing rows alone name no x (MaxUnpool2dBackward's: its rows
-tying gradOutput's leading dimensions to self's hold under a rank condition): drawn from y, the
-array would leave y's leading dimensions apart from self's, so they are reviewed. A tie that
+more, y's first dimension one more (x drawn at the row's rank for an at-rank row). Trailing rows
+alone name no x: drawn from y, the array would leave y's leading dimensions apart from the other
+tensors', so they are reviewed. A tie that
 cannot be drawn so (y sharing x's shape by a row, x's shape not a draw of its own) is removed and
 its row reviewed.
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
 from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_ties import fresh
-from conformance.draft.shape_draws import Shapes
+from conformance.draft.shape_draws import Shapes, drop_unused
 
 KIND = "spatial_tie"
+_LEADS = ("leading", "at rank")  # (the forms tying two tensors, no array)
 
 
 def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
@@ -37,15 +43,20 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
     ks = {e.limits["spatial"][3] for e in evidence} - {None}
     out = []
     for e in evidence:
-        form, first, second, k = e.limits["spatial"]
+        form, first, second, k, *at = e.limits["spatial"]
         k = k if k is not None else (min(ks) if len(ks) == 1 else None)
         tensors = [n for n in (first, second) if ctx.params.get(n, {}).get("kind") == "tensor"]
         arrays = [n for n in (first, second) if ctx.params.get(n, {}).get("kind") == "int_array"
                   and not ctx.params[n].get("optional")]
-        if k is None or len(tensors) + len(arrays) != 2 or (form == "leading") != (not arrays) \
+        if k is None or len(tensors) + len(arrays) != 2 or (form in _LEADS) != (not arrays) \
                 or not expressible(first, second):
             continue
-        tie = (form, first, second, k)
+        if at:  # (the letters' dimensions at that rank; a letter its layout lacks is for a person)
+            places = _places(at[0] - k, at[1])
+            if places is None:
+                continue
+            at = [at[0], places]
+        tie = (form, first, second, k, *at)
         same = next((c for c in out if c["_spatial"] == tie), None)
         if same is not None:  # (two rows saying one thing: "outputSize的乘积小于self的H轴与W轴的乘积")
             same["_evidence"].append(e)
@@ -61,8 +72,19 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
     return out
 
 
-def _text(tie: tuple[str, str, str, int]) -> str:
-    form, first, second, k = tie
+def _places(lead: int, letters: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The dimensions the letters name where ``lead`` dimensions come before the spatial ones (N, C
+    the first two; C alone the first); None where the layout lacks one."""
+    layout = {2: "NC", 1: "C"}.get(lead, "")
+    return tuple(sorted(layout.index(c) for c in letters)) if all(c in layout for c in letters) else None
+
+
+def _text(tie: tuple[Any, ...]) -> str:
+    form, first, second, k = tie[:4]
+    if form == "at rank":
+        y, x, rank, places = first, second, tie[4], tie[5]
+        same = " and ".join(f"{y}.shape[{i}] == {x}.shape[{i}]" for i in places)
+        return f"{x}.rank != {rank} or {y}.rank != {rank} or ({same})"
     if form == "product":
         a, x = first, second
         return f"len({a}) != {k} or {x}.rank < {k} or prod({a}) >= prod({x}.shape[{x}.rank - {k}:])"
@@ -79,14 +101,17 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     """The array's and the ys' draws and each clause's break; the names now drawn from the rows
     (no longer guesses). Ties that cannot be drawn so are removed and their rows reviewed."""
     mine = [c for c in clauses_ if "_spatial" in c]
+    before = set(args.values())
     drawn = _draw(s, draws, args, [c["_spatial"] for c in mine]) if mine else None
     for c in mine:
-        step = drawn and _break(c["_spatial"], *drawn)
+        step = drawn and _break(c["_spatial"], draws, *drawn)
         if not step:
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(c["_spatial"][1])), reading(c))
             continue
         c["break"] = step
+    for old in before - set(args.values()):  # (a guess no argument reads any more)
+        drop_unused(draws, args, clauses_, old)
     return {drawn[1], *drawn[2]} if drawn else set()
 
 
@@ -94,12 +119,12 @@ Drawn = tuple[str, str, dict[str, str], int]
 
 
 def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any],
-          ties: list[tuple[str, str, str, int]]) -> Drawn | None:
+          ties: list[tuple[Any, ...]]) -> Drawn | None:
     """(x's draw, the array, {y: its draw}, k), or None: not one x (no product or leading row),
     array and k, or x's shape not a draw of its own, or the array not a guess drawn after it, or a
     y of x's shape class."""
     xs = {t[2] for t in ties if t[0] != "trailing"}
-    arrays = {t[1] if t[0] == "product" else t[2] for t in ties if t[0] != "leading"}
+    arrays = {t[1] if t[0] == "product" else t[2] for t in ties if t[0] not in _LEADS}
     ks = {t[3] for t in ties}
     ys = list(dict.fromkeys(t[1] for t in ties if t[0] != "product"))
     if len(xs) != 1 or len(arrays) != 1 or len(ks) != 1:
@@ -123,7 +148,7 @@ def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any],
     return base, a, own, k
 
 
-def _break(tie: tuple[str, str, str, int], base: str, a: str, own: dict[str, str], k: int
+def _break(tie: tuple[Any, ...], draws: dict[str, Any], base: str, a: str, own: dict[str, str], k: int
            ) -> dict[str, Any] | None:
     form, first = tie[0], tie[1]
     lead = f"{base}[:len({base}) - {k}]"
@@ -133,4 +158,11 @@ def _break(tie: tuple[str, str, str, int], base: str, a: str, own: dict[str, str
         return None
     if form == "trailing":
         return {own[first]: {"expr": f"{lead} + {a}[:-1] + [{a}[-1] + 1]"}}
-    return {own[first]: {"expr": f"[{base}[0] + 1] + {base}[1:len({base}) - {k}] + {a}"}}
+    bumped = {own[first]: {"expr": f"[{base}[0] + 1] + {base}[1:len({base}) - {k}] + {a}"}}
+    if form == "leading":
+        return bumped
+    shape, rank = draws[base]["shape"], tie[4]  # (at rank: the base drawn at it)
+    held = shape["rank"]
+    if tie[5][0] != 0 or not (isinstance(held, list) and held[0] <= rank <= held[1]):
+        return None
+    return {base: {"shape": {**copy.deepcopy(shape), "rank": [rank, rank]}}, **bumped}
