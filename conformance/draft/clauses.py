@@ -26,6 +26,7 @@ from conformance.draft import (
     distinct_clauses,
     empty_dims,
     index_ties,
+    insert_ties,
     joined_parts,
     kernel_pads,
     letter_ties,
@@ -61,7 +62,8 @@ from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
 # the readers of error rows tying shapes and attributes, each built from its own evidence alone
-_TIES = (rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties, count_ties)
+_TIES = (rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties, count_ties,
+         insert_ties)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 

@@ -23,6 +23,7 @@ from conformance.draft import (
     empty_dims,
     forward_shapes,
     index_draws,
+    insert_ties,
     kernel_pads,
     letter_ties,
     list_counts,
@@ -49,7 +50,7 @@ FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
 
 # the tied shapes' and attributes' draws, in this order (a later one reads an earlier one's draws)
 _TIES = (matmul_ties, outer_ties, norm_ties, channel_ties, numel_ties, letter_ties, spatial_ties,
-         index_draws, count_ties)
+         index_draws, count_ties, insert_ties)
 
 
 def _draw(param: str) -> str:

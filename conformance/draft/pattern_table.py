@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from conformance.draft import count_phrasings as counts
 from conformance.draft import dim_range_phrasings as dr
 from conformance.draft import index_phrasings as ix
+from conformance.draft import insert_phrasings as inserts
 from conformance.draft import letter_phrasings as letters
 from conformance.draft import numel_phrasings as numel
 from conformance.draft import phrasings as ph
@@ -244,6 +245,9 @@ PATTERNS: tuple[Pattern, ...] = (
             ("numsamples", "最后一个维度", "size大小"),
             "k小于0或者k大于输入self在dim维度上的size大小。", limits=counts.count_limits,
             conditional=True),  # (its regex says the whole sentence: "当self为2维Tensor时，…")
+    Pattern("inserted dimension", ("insert_tie",), inserts.INSERT_TIE, ("插入", "多1维", "空Tensor"),
+            "out的shape与在self的shape在axis轴插入numClasses后的shape不一致。", limits=inserts.insert_limits,
+            conditional=True),  # (its regex says the whole sentence: "self为空Tensor，且…")
     Pattern("layout letters", ("letter_tie",), letters.LETTER_TIE, ("N*C*HxW", "整除", "维度上的空间大小"),
             "self在C维度上的空间大小不等于C。", limits=letters.letter_limits,
             conditional=True),  # (its regex says the whole sentence: "(self为二维时，HxW需要为1)")

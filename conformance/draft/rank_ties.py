@@ -126,13 +126,15 @@ def _length_rows(clauses_: list[Clause], array: str) -> list[str]:
 
 def _value(draw: dict[str, Any], base: str, op: str, low: int) -> Draws | None:
     """(the valid draw, the break) of an int at most (below) the rank: its whole numbers kept
-    when they hold at the lowest rank drawn."""
+    when they hold at the lowest rank drawn, or a draw up to the rank already."""
     lo_hi = draw.get("integers")
-    if not (isinstance(lo_hi, list) and all(isinstance(v, int) for v in lo_hi)) or op not in ("<=", "<"):
-        return None
-    if lo_hi[1] > (low if op == "<=" else low - 1):
-        return None
     n = f"len({base})"
+    if not isinstance(lo_hi, list) or op not in ("<=", "<") or not isinstance(lo_hi[0], int):
+        return None
+    # (whole numbers holding at the lowest rank, or the rank itself: insert_ties.py's axis)
+    if lo_hi[1] != {"<=": n, "<": f"{n} - 1"}[op] and (
+            not isinstance(lo_hi[1], int) or lo_hi[1] > (low if op == "<=" else low - 1)):
+        return None
     return draw, {"integers": [f"{n} + 1", f"{n} + 2"] if op == "<=" else [n, f"{n} + 1"]}
 
 
