@@ -123,6 +123,10 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("3维out不支持为空tensor", "empty by some dims", ("out",), {"tensor": "out", "rank": 3}),
     ("四维out为空tensor且存在非batch size维度的值为0", "empty by some dims", ("out",),
      {"tensor": "out", "rank": 4, "from": 1}),
+    ("out在非第一维度上的size小于1", "empty by some dims", ("out",), {"tensor": "out", "from": 1}),
+    ("self在C、D、H、W维度上的size大小不大于0", "empty by some dims", ("self",),
+     {"tensor": "self", "last": 4}),
+    ("self在H、W维度上的size不大于0", "empty by some dims", ("self",), {"tensor": "self", "last": 2}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])
@@ -137,6 +141,8 @@ def test_attribute_phrasings(text, pattern, params, limits):
     "stride的长度小于等于1",  # (not the phrasing read)
     "stride的长度超过8或者为0",
     "self为空tensor且存在非batch size维度的值为0",  # which is the batch dim of an unbatched self?
+    "self在除N维度外各维度的size大小不大于0",  # (a C, D, H, W self has no N: all its dims then)
+    "self在N、C维度上的size大小不大于0",  # (the first dims: not these rows')
     "self的Size大于noise的Size",  # sizes, not the attributes
 ])
 def test_phrasings_saying_something_else_are_not_read_so(text):

@@ -148,10 +148,17 @@ EMPTY_DIMS = rx(rf"^(?P<t>{NAME})\s*(?:或\s*{NAME})?\s*(?:为|是){_EMPTY}\s*[�
                 # "二维self不支持为空tensor" (patterns.match: "2维self…"): empty at that rank
                 rf"^(?P<rank>[1-8])\s*维\s*(?P<r>{NAME})\s*(?:不支持\s*(?:为|是)?\s*{_EMPTY}|"
                 # "五维self为空tensor且存在非batch size维度的大小为0": at that rank, by a dim but the first
-                rf"为{_EMPTY}\s*[，,]?\s*且\s*存在非(?:第[一1]维度|batch\s*size\s*维度)的(?P<but>值|大小)为0)$")
+                rf"为{_EMPTY}\s*[，,]?\s*且\s*存在非(?:第[一1]维度|batch\s*size\s*维度)的(?P<but>值|大小)为0)$|"
+                # "self在非第一维度上的size小于1": the dims but the first ("除N维度外" is not that where
+                # a C, D, H, W self has no N); "self在C、D、H、W维度上的size大小不大于0": the last ones,
+                # named by letter
+                rf"^(?P<s>{NAME})\s*在\s*(?:(?P<other>非第[一1])|(?P<letters>(?:C、)?(?:D、)?H、W))"
+                r"\s*维度上?的\s*size\s*(?:大小)?\s*(?:不大于\s*0|小于\s*1|小于等于\s*0)$")
 
 
 def _empty_dims(m: re.Match[str]) -> Limits:
+    if m["s"]:
+        return {"tensor": m["s"], **({"from": 1} if m["other"] else {"last": m["letters"].count("、") + 1})}
     if m["rank"]:
         return {"tensor": m["r"], "rank": int(m["rank"]), **({"from": 1} if m["but"] else {})}
     if m["rest"]:
