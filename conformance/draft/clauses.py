@@ -17,6 +17,7 @@ from conformance.draft import (
     array_ranks,
     attr_clauses,
     behaviors,
+    bmm_ties,
     broadcast_into,
     channel_ties,
     conditions,
@@ -62,8 +63,8 @@ from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
 # the readers of error rows tying shapes and attributes, each built from its own evidence alone
-_TIES = (rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties, count_ties,
-         insert_ties)
+_TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties,
+         count_ties, insert_ties)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from conformance.draft import bmm_phrasings as bmm
 from conformance.draft import count_phrasings as counts
 from conformance.draft import dim_range_phrasings as dr
 from conformance.draft import index_phrasings as ix
@@ -224,6 +225,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
+    Pattern("batched product", ("bmm_tie",), bmm.BMM_TIE, ("@", "broadcast", "第一维度", "同时为空"),
+            "self不能与batch1@batch2做broadcast操作。", limits=bmm.bmm_limits),
     Pattern("matrix product", ("dim_tie",), MATMUL, ("相乘", "矩阵乘", "条件"), "mat1和mat2不满足相乘条件。",
             limits=matmul_limits),
     Pattern("outer product shape", ("outer",), OUTER, ("外积", "扩展"),
