@@ -1,6 +1,6 @@
 """Error rows tying one dimension of a tensor to another's, named from the end (dim_ties.py): "最后一维"
 against "倒数第二维", a square matrix, twice another's last dimension, an even last dimension; and
-a dimension of a fixed size ("out的倒数第二维不是3"); and
+a dimension of a fixed size ("out的倒数第二维不是3") or under a limit ("gain最后一维的大小超过16"); and
 "（a、b）的shape不是完全相同的shape" as same_shape. The fixture page (tests/fixtures/dim_tie_pages) is
 an invented operator in the vendor's layout."""
 from __future__ import annotations
@@ -35,6 +35,8 @@ NAMES = ("left", "right", "sq", "gain", "bias", "out", "x", "y")
     ("right的尾轴大小不能被2整除", {"even": ("right", -1)}),
     ("x的最后一轴不是2", {"fixed": ("x", -1, 2)}),
     ("out的倒数第二维的大小不等于16。", {"fixed": ("out", -2, 16)}),
+    ("x最后一维的大小超过8192", {"most": ("x", -1, 8192)}),
+    ("x最后一个维度的大小不能超过2^24", {"most": ("x", -1, 2 ** 24)}),
 ])
 def test_dimension_ties_named_from_the_end_are_read(text, limits):
     found = match(text, NAMES)
@@ -116,6 +118,9 @@ def test_the_fixture_rows_become_the_exact_clauses(drafted):
     assert fixed["all"] == ["out.rank < 2 or out.shape[-2] == 3"]
     assert fixed["break"] == {
         "out_tied_shape_2": {"expr": "out_tied_shape[:-2] + [4] + out_tied_shape[-1:]"}}
+    most = clauses["gain最后一维的大小超过16"]  # a limit: valid draws stay below, broken one past it
+    assert most["all"] == ["gain.rank < 1 or gain.shape[-1] <= 16"]
+    assert most["break"] == {"gain_shape": {"expr": "[17]"}}  # (at its least rank, the others 1)
     draws = drafted.spec["generate"]["draws"]
     assert draws["right_tied_shape"] == {"expr": "left_shape[:-2] + [left_shape[-1]] + left_shape[-1:]"}
     assert draws["sq_tied_shape"] == {"expr": "left_shape[:-1] + [left_shape[-2]]"}
@@ -135,7 +140,7 @@ def test_valid_cases_keep_the_ties_and_each_break_breaks_its_clause_alone(drafte
         assert case.args["out"].shape[-2] == 3
         assert explain(case, specs).expected == "success"
     ties = [c["id"] for c in drafted.spec["constraints"] if c["id"].startswith("TP-DIM")]
-    assert len(ties) == 5
+    assert len(ties) == 6
     for cid in ties:
         assert_breaks_alone((spec, vocab, specs, product, dtype), cid)
 

@@ -11,8 +11,8 @@ valid cases were ones a kernel refuses.
 - last: ``y.rank == 0 or a < 0 or y.shape[-1] == a`` (a negative count is its sign row's);
 - first: ``x.rank != r or y.rank == 0 or y.shape[0] == x.shape[0]``.
 
-Valid cases draw the count within the bound (from the low end its own draw had: a sign row's 1
-stays) and each output of a last row as the tensor's shape with the last dimension the count.
+Valid cases draw the count within the bound, at most 64 (from the low end its own draw had: a
+sign row's 1 stays) and each output of a last row as the tensor's shape with the last dimension the count.
 Breaks: the count just past the size (both sides where the row says "小于0"), the flag at the
 row's value; the output's last dimension one more; the tensor drawn at the row's rank and the
 output's first dimension one more. A tie that cannot be drawn so is removed and its row reviewed.
@@ -31,6 +31,7 @@ from conformance.draft.numel_ties import fresh, own
 from conformance.draft.shape_draws import Shapes, drop_unused
 
 KIND = "count_tie"
+_MOST = 64  # the largest count valid cases draw
 Tie = tuple[Any, ...]
 
 
@@ -139,7 +140,8 @@ def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], ties: list[Tie
     if low > 0 and draws[base]["shape"].get("empty", "none") != "none":
         return None  # (an empty dimension holds no count of at least 1)
     del draws[a]
-    draws[a] = {"integers": [low, _size(base, dim)]}
+    # (at most 64: a break drawing the tensor past a size limit, 2^24, keeps the output small)
+    draws[a] = {"integers": [low, f"min({_size(base, dim)}, {_MOST})"]}
     ys = [tie[1] for tie in ties if tie[0] == "last" and tie[2] == a]
     if any(y == t or s.members(y) != [y] for y in ys):
         return None

@@ -72,13 +72,15 @@ _EVEN = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不是\s*2\s*的倍数|不能被\s*2
 # "spatialShape的最后一轴不是2", "x的尾轴大小不等于4": one dimension of a fixed size (never 0: an
 # empty dimension is the empty-tensor rows' business)
 _FIXED = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不是|不为|不等于)\s*([1-9]\d*){_END}")
-DIM_TIE = rx("|".join(r.pattern for r in (_PAIR, _TIMES, _SQUARE, _EVEN, _FIXED)))
+# "self最后一维的大小超过8192", "self最后一个维度的大小不能超过2^24": one dimension's upper limit
+_MOST = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不能超过|不能大于|超过|大于)\s*(2\s*\^\s*\d+|[1-9]\d*){_END}")
+DIM_TIE = rx("|".join(r.pattern for r in (_PAIR, _TIMES, _SQUARE, _EVEN, _FIXED, _MOST)))
 
 
 def dim_tie_limits(text: str) -> Limits | None:
     """{"tie": (target, at, source, from, times)}: target.shape[at] == times * source.shape[from];
     {"even": (tensor, at)}: tensor.shape[at] % 2 == 0; {"fixed": (tensor, at, n)}: tensor.shape[at]
-    == n (None: not one of these phrasings)."""
+    == n; {"most": (tensor, at, n)}: tensor.shape[at] <= n (None: not one of these phrasings)."""
     if m := _PAIR.search(text):
         return {"tie": (m[3], _DIM_AT[m[4]], m[1], _DIM_AT[m[2]], 1)}
     if m := _TIMES.search(text):
@@ -89,6 +91,9 @@ def dim_tie_limits(text: str) -> Limits | None:
         return {"even": (m[1], _DIM_AT[m[2]])}
     if m := _FIXED.search(text):
         return {"fixed": (m[1], _DIM_AT[m[2]], int(m[3]))}
+    if m := _MOST.search(text):
+        base, _, power = m[3].replace(" ", "").partition("^")
+        return {"most": (m[1], _DIM_AT[m[2]], int(base) ** int(power) if power else int(base))}
     return None
 
 

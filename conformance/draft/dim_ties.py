@@ -44,16 +44,18 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
 
 def _tie(limits: dict[str, Any]) -> tuple[str, int, str, int, int]:
     """(target, at, source, from, times); an even or fixed dimension is tied to itself, times 1."""
-    if "even" in limits or "fixed" in limits:
-        tensor, at = (limits.get("even") or limits["fixed"])[:2]
+    if "even" in limits or "fixed" in limits or "most" in limits:
+        tensor, at = (limits.get("even") or limits.get("fixed") or limits["most"])[:2]
         return tensor, at, tensor, at, 1
     return limits["tie"]
 
 
 def _rule(limits: dict[str, Any]) -> tuple[str, int]:
-    """("even", 2), ("fixed", n) or ("tie", 1): what the dimension is held to."""
-    return ("even", 2) if "even" in limits else ("fixed", limits["fixed"][2]) if "fixed" in limits \
-        else ("tie", 1)
+    """("even", 2), ("fixed", n), ("most", n) or ("tie", 1): what the dimension is held to."""
+    for rule in ("fixed", "most"):
+        if rule in limits:
+            return rule, limits[rule][2]
+    return ("even", 2) if "even" in limits else ("tie", 1)
 
 
 def _text(tie: tuple[str, int, str, int, int], limits: dict[str, Any]) -> str:
@@ -64,6 +66,8 @@ def _text(tie: tuple[str, int, str, int, int], limits: dict[str, Any]) -> str:
         return f"{guard} or {target}.shape[{at}] % 2 == 0"
     if "fixed" in limits:
         return f"{guard} or {target}.shape[{at}] == {limits['fixed'][2]}"
+    if "most" in limits:
+        return f"{guard} or {target}.shape[{at}] <= {limits['most'][2]}"
     value = f"{times} * {src}.shape[{at_src}]" if times != 1 else f"{src}.shape[{at_src}]"
     return f"{guard} or {target}.shape[{at}] == {value}"
 
@@ -76,6 +80,12 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         if "_dim_tie" not in c:
             continue
         (target, at, src, at_src, times), (rule, size) = c["_dim_tie"]
+        if rule == "most":  # (valid draws stay far below: only the break, on the target's own draw)
+            c["break"] = _past(s, draws, args, target, at, size)
+            if c["break"] is None:
+                clauses_.remove(c)
+                review(Sentence(c["source"]["quote"], where(target)), "dimension tie")
+            continue
         drawn = _draw(s, draws, args, target, src, at, at_src)
         if drawn is not None and rule == "fixed" and _read(draws, drawn[0]):
             drawn = None  # (a tie drawn before reads the target's old draw: it would not see the size)
@@ -107,6 +117,22 @@ def _draw(s: Shapes, draws: dict[str, Any], args: dict[str, Any], target: str, s
     if not ("shape" in draws[base] or base.startswith(f"{target}_tied_shape")):
         return None  # (a broadcast operand or a derived shape: its value is not free)
     return (base, from_) if _low(s, base) >= -at and _low(s, from_) >= -at_src else None
+
+
+def _past(s: Shapes, draws: dict[str, Any], args: dict[str, Any], target: str, at: int,
+          most: int) -> dict[str, Any] | None:
+    """The break of a limit on one dimension: the target at its least rank, that dimension one past
+    the limit and the others 1 (few elements); None where the target is not a shape draw of its own
+    whose dims stay below the limit, or its least rank lacks the dimension."""
+    base = args.get(target)
+    shape = draws.get(base, {}).get("shape", {}) if isinstance(base, str) else {}
+    low = shape.get("rank", [None])[0]
+    if not shape or any(args.get(t) != base for t in s.members(target)) or not isinstance(low, int) \
+            or low < -at or shape["dims"][1] > most:
+        return None
+    dims = [1] * low
+    dims[at] = most + 1
+    return {base: {"expr": str(dims)}}
 
 
 def _read(draws: dict[str, Any], draw: str) -> bool:
