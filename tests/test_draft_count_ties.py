@@ -129,3 +129,25 @@ def test_a_backend_with_the_bug_planted_is_caught_on_its_row_alone(drafted, spec
     report = oracle_quick(drafted, api, tmp_path, f"{BACKENDS}:{backend}", max_examples=8)
     cid = next(c.id for c in specs.operator(api).constraints if c.source.quote.startswith(row))
     assert_caught_alone(report, cid)
+
+
+def test_a_flag_the_notes_allow_one_value_of_is_drawn_so(drafted):
+    """Topk's "sorted": "注意：当前该参数仅支持取True". A case with the other value is one the page
+    does not promise: drawing it valid would make a kernel refusing it a false finding."""
+    spec = drafted_spec(drafted, LARGEST)
+    assert spec["generate"]["draws"]["ordered"] == {"sampled": [True]}
+    (clause,) = [c for c in spec["constraints"] if c.get("params") == ["ordered"]]
+    assert (clause["kind"], clause["values"], clause["on_violation"]) == ("value_in", [True], "unspecified")
+    assert clause["source"]["quote"] == "目前只支持取true。"
+
+
+@pytest.mark.parametrize(("note", "values"), [
+    ("当前版本仅支持false，表示x2的输入shape意义不变", [False]),
+    ("是否使用锁机制保护更新操作，默认为False。仅支持 False。", [False]),
+    ("当输入self的数据类型为COMPLEX64、COMPLEX128时，只支持配置为False。", None),  # (under a condition)
+    ("支持true和false。", None),
+])
+def test_the_one_value_notes_of_flags(note, values):
+    from conformance.draft.value_rows import only_flag
+
+    assert only_flag(note) == values

@@ -5,6 +5,7 @@ scalar fixed to one ("threshold不等于0") or that must not be zero ("alpha等�
 broken by 0.0)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -31,12 +32,34 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
 
 def fixed_flags(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
     """"modulated参数不等于true" of a bool attribute: value_in that one value (drawn alone, the
-    generate section; broken by the other)."""
-    return [{"id": ctx.new_id("VALUE"), "source": source([e.sentence]), "kind": "value_in",
+    generate section; broken by the other). A usage note saying so without a row ("当前该参数仅支持
+    取True"): value_in, ``unspecified`` (drawn alone: a case with the other value promises nothing)."""
+    rows = [{"id": ctx.new_id("VALUE"), "source": source([e.sentence]), "kind": "value_in",
              "params": [e.params[0]], "values": list(e.limits["values"]), "on_violation": e.status,
              "_evidence": [e]}
             for e in evidence if len(e.params) == 1 and e.params[0] in ctx.of_kind("bool")
             and e.limits.get("single") and all(isinstance(v, bool) for v in e.limits["values"])]
+    ruled = {c["params"][0] for c in rows}
+    notes = []
+    for name in (n for n in ctx.of_kind("bool") if n not in ruled and n in ctx.rows):
+        row = ctx.rows[name]
+        said = next(((s, v) for s in (row.description, *row.usage) if (v := only_flag(s.text))), None)
+        if said is not None:
+            ctx.used.add(said[0])
+            notes.append({"id": ctx.new_id("VALUE"), "source": source([said[0]]), "kind": "value_in",
+                          "params": [name], "values": said[1], "on_violation": "unspecified"})
+    return rows + notes
+
+
+def only_flag(text: str) -> list[bool] | None:
+    """[the one value] a usage note allows a bool attribute; None."""
+    m = _ONLY_FLAG.search(text)
+    return [m[1].lower() == "true"] if m else None
+
+
+# "当前该参数仅支持取True", "仅支持false", "只支持配置为False" (never under a condition: "…时，只支持…")
+_ONLY_FLAG = re.compile(r"^(?:(?!时).)*(?:仅|只)支持(?:取|配置为|设置为|传入|取值为|值为)?\s*"
+                        r"(true|false)(?![A-Za-z])", re.IGNORECASE)
 
 
 def _fixed(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:
