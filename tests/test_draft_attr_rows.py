@@ -127,6 +127,7 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
     ("self在C、D、H、W维度上的size大小不大于0", "empty by some dims", ("self",),
      {"tensor": "self", "last": 4}),
     ("self在H、W维度上的size不大于0", "empty by some dims", ("self",), {"tensor": "self", "last": 2}),
+    ("self的shape在C、H、W的某个轴为0", "empty by some dims", ("self",), {"tensor": "self", "last": 3}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])

@@ -153,10 +153,14 @@ EMPTY_DIMS = rx(rf"^(?P<t>{NAME})\s*(?:或\s*{NAME})?\s*(?:为|是){_EMPTY}\s*[�
                 # a C, D, H, W self has no N); "self在C、D、H、W维度上的size大小不大于0": the last ones,
                 # named by letter
                 rf"^(?P<s>{NAME})\s*在\s*(?:(?P<other>非第[一1])|(?P<letters>(?:C、)?(?:D、)?H、W))"
-                r"\s*维度上?的\s*size\s*(?:大小)?\s*(?:不大于\s*0|小于\s*1|小于等于\s*0)$")
+                r"\s*维度上?的\s*size\s*(?:大小)?\s*(?:不大于\s*0|小于\s*1|小于等于\s*0)$|"
+                # "self的shape在C、H、W的某个轴为0"
+                rf"^(?P<s2>{NAME})\s*的\s*shape\s*在\s*(?P<letters2>(?:C、)?(?:D、)?H、W)\s*的\s*某个轴为\s*0$")
 
 
 def _empty_dims(m: re.Match[str]) -> Limits:
+    if m["s2"]:
+        return {"tensor": m["s2"], "last": m["letters2"].count("、") + 1}
     if m["s"]:
         return {"tensor": m["s"], **({"from": 1} if m["other"] else {"last": m["letters"].count("、") + 1})}
     if m["rank"]:
