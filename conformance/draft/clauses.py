@@ -3,9 +3,9 @@
 Every error-table sentence is read by a pattern (patterns.py) into evidence: a clause kind, the
 parameters it names, its code. The parameter table gives the lists and limits (dtypes per product,
 formats, ranks, values) and, in its usage notes, relations without codes. A clause carries the code
-of the rows that speak of it, else ``on_violation: unspecified``. Whatever no pattern read, and
-every usage or constraints sentence that looks like a promise but went into no clause, becomes a
-``kind: review`` clause quoting it, with where it is and the closest pattern.
+of the rows that speak of it, else ``on_violation: unspecified``. What no pattern read, and every
+usage or constraints sentence that looks like a promise but went into no clause, becomes a ``kind:
+review`` clause quoting it, where it is and the closest pattern.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from typing import Any
 from conformance.draft import (
     array_ranks,
     attr_clauses,
+    attr_shape_ties,
     behaviors,
     bmm_ties,
     broadcast_into,
@@ -62,9 +63,8 @@ from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
-# the readers of error rows tying shapes and attributes, each built from its own evidence alone
 _TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties,
-         count_ties, insert_ties)
+         count_ties, insert_ties, attr_shape_ties)  # (rows tying shapes and attributes: own evidence)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 

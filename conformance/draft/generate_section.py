@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from conformance.draft import (
+    attr_shape_ties,
     bmm_ties,
     channel_ties,
     conditional_breaks,
@@ -51,7 +52,7 @@ FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
 
 # the tied shapes' and attributes' draws, in this order (a later one reads an earlier one's draws)
 _TIES = (matmul_ties, bmm_ties, outer_ties, norm_ties, channel_ties, numel_ties, letter_ties,
-         spatial_ties, index_draws, count_ties, insert_ties)
+         spatial_ties, index_draws, count_ties, insert_ties, attr_shape_ties)
 
 
 def _draw(param: str) -> str:

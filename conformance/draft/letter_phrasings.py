@@ -57,9 +57,9 @@ def letter_limits(text: str) -> Limits | None:
         return {"letters": ("letter", m["t"], LETTERS[m["letter"]], m["attr"])}
     if m := _REST.search(text):
         return {"letters": ("rest", m["t"], m["attr"])}
-    if m := _PAIR.search(text):
-        tensors = tuple(t.strip() for t in rx(r"与|和|、").split(m["ts"]))
-        return {"letters": ("pair", tensors, (m["a"], m["b"]))}
+    if (m := _PAIR.search(text)) and (m["a"][0].isupper() or m["b"][0].isupper()):
+        tensors = tuple(t.strip() for t in rx(r"与|和|、").split(m["ts"]))  # ((n, m): no layout's letters,
+        return {"letters": ("pair", tensors, (m["a"], m["b"]))}  # attr_shape_phrasings.py reads it)
     if m := _DIVIDES.search(text):
         return {"letters": ("divides", m["a"], m["b"], int(m["most"]) if m["most"] else None)}
     return None

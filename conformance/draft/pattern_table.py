@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from conformance.draft import attr_shape_phrasings as attr_shape
 from conformance.draft import bmm_phrasings as bmm
 from conformance.draft import count_phrasings as counts
 from conformance.draft import dim_range_phrasings as dr
@@ -254,6 +255,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("layout letters", ("letter_tie",), letters.LETTER_TIE, ("N*C*HxW", "整除", "维度上的空间大小"),
             "self在C维度上的空间大小不等于C。", limits=letters.letter_limits,
             conditional=True),  # (its regex says the whole sentence: "(self为二维时，HxW需要为1)")
+    Pattern("shape of attributes", ("attr_shape",), attr_shape.ATTR_SHAPE, ("shape", "不为", "("),
+            "out的shape不为(n，m)。", limits=attr_shape.attr_shape_limits),
     Pattern("ranks of several tensors", ("rank_in",), rx(r"维"), ("维度", "不为", "，"),
             "vec1和vec2维度不为1，self维度超过2。", limits=rank_parts_limits),
     Pattern("rank", ("rank_in",), rx(rf"维|\dD\b|rank|shape\s*dim|{RANK_TABLE.pattern}"),

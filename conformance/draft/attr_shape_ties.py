@@ -1,0 +1,72 @@
+"""Error rows giving a tensor's whole shape as int attributes or numbers (Eye's "out的shape不为(n，m)",
+Randperm's "out的shape不为n", Histc's "out的size不等于bins", Equal's "out的shape不是[1]"; the
+phrasing: attr_shape_phrasings.py): an ``expr`` clause ``t.shape == [n, m]`` (after ``t.rank != 2
+or n < 0 or …``: another rank is the rank rows', a negative attribute its sign row's), the tensor
+drawn as those values (``max(n, 0)``) and broken with its last dimension one more. Until read, the
+tensor was drawn apart from the attributes: nearly every valid case was one a kernel refuses. A
+tensor tied to others by a shape row, drawn by another tie, or whose rank the values cannot have,
+and an attribute not drawn on its own, leave the row for review.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
+from conformance.draft.facts import Review, Sentence
+from conformance.draft.numel_ties import fresh
+from conformance.draft.shape_draws import Shapes, drop_unused
+
+KIND = "attr_shape"
+
+
+def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str]]) -> list[Clause]:
+    """One expr clause per row on a plain tensor whose named dimensions are required int attributes."""
+    out = []
+    for e in evidence:
+        t, dims = e.limits["attr_shape"]
+        attrs = [d for d in dims if isinstance(d, str)]
+        if ctx.params.get(t, {}).get("kind") != "tensor" or not expressible(t, *attrs) or any(
+                ctx.params.get(a, {}).get("kind") != "int" or ctx.params[a].get("optional") for a in attrs):
+            continue
+        # (another rank, a negative attribute: the rank's and the sign's rows judge those)
+        negative = f"{t}.rank != {len(dims)} or " + "".join(f"{a} < 0 or " for a in dict.fromkeys(attrs))
+        requires = [cid for cid, params in null_ids.items() if set(params) & {t, *attrs}]
+        ctx.used.add(e.sentence)
+        out.append({"id": ctx.new_id("SHAPE"), "source": source([e.sentence]), "kind": "expr",
+                    "requires": requires, "all": [ctx.if_given(t, f"{negative}{t}.shape == {_list(dims)}")],
+                    "on_violation": e.status, "_evidence": [e], "_attr_shape": (t, dims)})
+    return out
+
+
+def _list(dims: tuple[Any, ...], bump: bool = False, drawn: bool = False) -> str:
+    """The dims as a list expression (attributes as ``max(a, 0)`` where ``drawn``; the last one
+    more with ``bump``)."""
+    items = [f"max({d}, 0)" if drawn and isinstance(d, str) else str(d) for d in dims]
+    items[-1] += " + 1" if bump else ""
+    return "[" + ", ".join(items) + "]"
+
+
+def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: list[Clause],
+            review: Review, where: Callable[[str], Any]) -> set[str]:
+    """Each tensor's draw from its row and the clause's break; the tensors now drawn from the rows
+    (no longer guesses)."""
+    tied = set()
+    for c in [c for c in clauses_ if "_attr_shape" in c]:
+        t, dims = c["_attr_shape"]
+        old = args.get(t)
+        low, high = s.ranges.get(old, (0, 8)) if isinstance(old, str) else (0, 8)
+        fits = isinstance(old, str) and "shape" in draws.get(old, {}) and s.members(t) == [t] \
+            and low <= len(dims) <= high and t not in tied \
+            and all(args.get(d) == d and d in draws for d in dims if isinstance(d, str))
+        if not fits:
+            clauses_.remove(c)
+            review(Sentence(c["source"]["quote"], where(t)), reading(c))
+            continue
+        name = fresh(draws, f"{t}_attr_shape")
+        draws[name], s.ranges[name] = {"expr": _list(dims, drawn=True)}, (len(dims), len(dims))
+        args[t] = name
+        c["break"] = {name: {"expr": _list(dims, bump=True, drawn=True)}}
+        drop_unused(draws, args, clauses_, old)
+        tied.add(t)
+    return tied

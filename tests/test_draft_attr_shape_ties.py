@@ -1,0 +1,90 @@
+"""Rows giving a tensor's whole shape as int attributes or numbers (attr_shape_ties.py: Eye's
+"out的shape不为(n，m)", Randperm's "out的shape不为n", Histc's "out的size不等于bins", Equal's "out的shape不是
+[1]"). Until read, the tensor was drawn apart from the attributes, so nearly every valid case was
+one a kernel refuses. On an invented page in the vendor's layout (tests/fixtures/attr_shape_pages),
+drafted here, and against a backend right in its own way (numpy's eye) and one with the bug
+planted."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from attr_shape_backends import GridUnchecked, grid_refused
+from helpers import (
+    assert_caught_alone,
+    assert_clean_pass,
+    assert_rows_checkable,
+    by_quote,
+    drafted_pack_fixture,
+    drafted_spec,
+    drafted_specs_fixture,
+    oracle_quick,
+)
+
+from conformance.cases.oracle import explain
+from conformance.draft.patterns import match
+from conformance.generate.build import broken_cases, build_case
+from conformance.generate.choosers import FixedChooser, SeededChooser
+from conformance.generate.strategies import breaks_only
+
+PAGES = Path(__file__).parent / "fixtures" / "attr_shape_pages"
+BACKENDS = Path(__file__).with_name("attr_shape_backends.py")
+API = "aclnnToyGrid"
+NAMES = ("out", "n", "m", "bins", "meanOut", "rstdOut", "N", "group")
+
+pytestmark = pytest.mark.usefixtures("no_packs_left")
+
+drafted = drafted_pack_fixture(PAGES)
+specs = drafted_specs_fixture()
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("out的shape不为(n，m)", ("shape of attributes", ("out", ("n", "m")))),
+    ("out的shape不为n", ("shape of attributes", ("out", ("n",)))),
+    ("out的size不等于bins", ("shape of attributes", ("out", ("bins",)))),
+    ("out的shape不是[1]", ("shape of attributes", ("out", (1,)))),
+    ("meanOut与rstdOut的shape不为(N, group)", ("layout letters", None)),  # (a layout's letters)
+])
+def test_the_vendor_phrasings(text, read):
+    found = match(text, NAMES)
+    assert (found.pattern, found.limits.get("attr_shape")) == read
+
+
+@pytest.mark.parametrize("text", ["out的shape不为2维", "out的shape不为(n，m"])
+def test_near_misses_are_not_shapes_of_attributes(text):
+    found = match(text, NAMES)
+    assert found is None or found.pattern != "shape of attributes"
+
+
+def test_every_row_is_checkable_and_the_tensors_are_drawn_from_the_attributes(drafted):
+    assert_rows_checkable(drafted, 5)
+    spec = drafted_spec(drafted, API)
+    draws = spec["generate"]["draws"]
+    assert draws["out_attr_shape"] == {"expr": "[max(rows, 0), max(cols, 0)]"}
+    assert draws["flags_attr_shape"] == {"expr": "[1]"}
+    assert "out_shape" not in draws and "flags_shape" not in draws  # (the guesses dropped)
+    clauses = by_quote(spec)
+    assert clauses["out的shape不是(rows，cols)"]["all"] == [
+        "out.rank != 2 or rows < 0 or cols < 0 or out.shape == [rows, cols]"]
+    assert clauses["flags的shape不为[1]"]["all"] == ["flags.rank != 1 or flags.shape == [1]"]
+    assert not any("fixes the shapes" in c["source"]["quote"] for c in spec["constraints"])
+
+
+def test_valid_cases_are_numpys_and_each_break_breaks_its_row_alone(specs):
+    spec = specs.operator(API)
+    for seed in range(30):
+        case = build_case(spec, specs.vocabulary, "atlas-a2", "FLOAT", SeededChooser(seed))
+        assert not grid_refused(case.args) and explain(case, specs).expected == "success"
+    for c in spec.constraints:
+        if c.kind in ("expr", "rank_in") and c.on_violation != "unspecified":
+            for mode in ("min", "max"):
+                cases = broken_cases(spec, specs.vocabulary, "atlas-a2", "FLOAT", FixedChooser(mode), c.id)
+                assert cases and all(breaks_only(explain(k, specs), c.id) for k in cases), (c.id, mode)
+
+
+def test_a_right_backend_passes_and_one_with_the_bug_planted_is_caught(drafted, specs, tmp_path):
+    ids = {c.source.quote: c.id for c in specs.operator(API).constraints}
+    right = oracle_quick(drafted, API, tmp_path / "right", f"{BACKENDS}:NumpyGrid", max_examples=8)
+    assert_clean_pass(right, ids["out的shape不是(rows，cols)"], 8)
+    wrong = oracle_quick(drafted, API, tmp_path / "wrong", f"{BACKENDS}:GridUnchecked", max_examples=8)
+    assert_caught_alone(wrong, ids[GridUnchecked.row])
