@@ -1,11 +1,10 @@
 """PageFacts → the constraints of a drafted spec, in the suite's format.
 
 Every error-table sentence is read by a pattern (patterns.py) into evidence: a clause kind, the
-parameters it names, its code. The parameter table gives the lists and limits (dtypes per product,
-formats, ranks, values) and, in its usage notes, relations without codes. A clause carries the code
-of the rows that speak of it, else ``on_violation: unspecified``. What no pattern read, and every
-usage or constraints sentence that looks like a promise but went into no clause, becomes a ``kind:
-review`` clause quoting it, where it is and the closest pattern.
+parameters it names, its code. The parameter table gives lists and limits (dtypes per product,
+formats, ranks, values) and, in usage notes, relations without codes. A clause carries the code of
+the rows that speak of it, else ``unspecified``. What no pattern read, and every usage or constraints
+sentence that looks like a promise but went into no clause, becomes a ``review`` clause quoting it.
 """
 from __future__ import annotations
 
@@ -44,6 +43,7 @@ from conformance.draft import (
     platform_rows,
     promotion_clauses,
     rank_ties,
+    reduced_parts,
     reduction_shapes,
     relations,
     scope_all,
@@ -63,8 +63,8 @@ from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
-_TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties,
-         count_ties, insert_ties, attr_shape_ties)  # (rows tying shapes and attributes: own evidence)
+_TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties,  # (rows
+         count_ties, insert_ties, attr_shape_ties, reduced_parts)  # tying shapes and attributes)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 

@@ -39,6 +39,7 @@ from conformance.draft import (
     pads,
     rank_ties,
     reduced_outputs,
+    reduced_parts,
     reduction_shapes,
     spatial_ties,
     value_rows,
@@ -138,6 +139,7 @@ def generate_section(ctx: Context, clauses: list[Clause], review: Review) -> dic
     for ties in _TIES:
         tied |= ties.resolve(s, draws, args, clauses, review, where)
     tied |= reduction_shapes.resolve(s, draws, args, clauses, review, _draw, where)
+    reduced_parts.resolve(draws, args, clauses, review, where)
     s.guessed = [t for t in s.guessed if t not in tied]
     padded = pads.resolve(s, draws, args, clauses, review, _draw, where)
     guessed_attrs = [name for name in guessed_attrs if name not in tied and name not in padded]

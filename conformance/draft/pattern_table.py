@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from conformance.draft import attr_shape_phrasings as attr_shape
 from conformance.draft import bmm_phrasings as bmm
+from conformance.draft import channel_phrasings as chan
 from conformance.draft import count_phrasings as counts
 from conformance.draft import dim_range_phrasings as dr
 from conformance.draft import index_phrasings as ix
@@ -17,13 +18,8 @@ from conformance.draft import insert_phrasings as inserts
 from conformance.draft import letter_phrasings as letters
 from conformance.draft import numel_phrasings as numel
 from conformance.draft import phrasings as ph
+from conformance.draft import reduced_part_phrasings as parts
 from conformance.draft import spatial_phrasings as spatial
-from conformance.draft.channel_phrasings import (
-    CHANNEL,
-    RANK_OR_CHANNEL,
-    channel_limits,
-    rank_or_channel_limits,
-)
 from conformance.draft.dim_phrasings import (
     DIM_TIE,
     EMPTY_AXIS,
@@ -99,6 +95,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("reduced shape", ("shape_note",), KEEP_SHAPE, ("keepdim", ".shape", "!="),
             "keepdim为true时，out.shape != self.shape(指定维度dim设置为1的形状)。", limits=keep_shape_limits,
             conditional=True),
+    Pattern("reduced part", ("reduced_part",), parts.REDUCED_PART, ("keepDim", "维度", "除dim外"),
+            "keepDim为true时，out的shape在dim上的size不为1。", limits=parts.reduced_part_limits,
+            conditional=True),
     Pattern("empty reduced axis", ("empty_axis",), EMPTY_AXIS, ("reduce", "维度", "为0", "空轴"),
             "self中需要reduce的维度size为0。"),
     Pattern("dtype promotion or cast", ("promotable", "castable"), PROMOTE_OR_CAST,
@@ -117,10 +116,10 @@ PATTERNS: tuple[Pattern, ...] = (
             ("空指针",), "传入的self、other或out是空指针。",
             exclude=rx(r"不为空指针时|非空指针时|不是nullptr|不为nullptr|空tensor|空Tensor"
                        r"|不为空指针|不是空指针|非空指针且|非空但|存在时[，,]")),  # (given: another rule)
-    Pattern("channel axis", ("channel",), CHANNEL, ("channel轴", "C轴", "通道"),
-            "mean的shape与input的channel轴不一致。", limits=channel_limits),
-    Pattern("rank or channel axis", ("channel",), RANK_OR_CHANNEL, ("维度", "C轴", "或者"),
-            "weight/bias维度不为1维，或者shape不等于input C轴的长度。", limits=rank_or_channel_limits),
+    Pattern("channel axis", ("channel",), chan.CHANNEL, ("channel轴", "C轴", "通道"),
+            "mean的shape与input的channel轴不一致。", limits=chan.channel_limits),
+    Pattern("rank or channel axis", ("channel",), chan.RANK_OR_CHANNEL, ("维度", "C轴", "或者"),
+            "weight/bias维度不为1维，或者shape不等于input C轴的长度。", limits=chan.rank_or_channel_limits),
     Pattern("empty by some dims", ("empty_dims",), ph.EMPTY_DIMS, ("空tensor", "存在", "维度"),
             "self为空tensor且存在非第一维度的值为0。", limits=ph.empty_dims_limits),
     Pattern("empty tensor", ("not_empty",), ph.NOT_EMPTY, ("空tensor", "空Tensor", "为空"),
