@@ -50,7 +50,8 @@ def test_the_vendor_phrasings(text, read):
     assert (found.pattern, found.limits.get("attr_shape")) == read
 
 
-@pytest.mark.parametrize("text", ["out的shape不为2维", "out的shape不为(n，m"])
+@pytest.mark.parametrize("text", ["out的shape不为2维", "out的shape不为(n，m",
+                                  "out的size不为1", "out的size不等于4"])  # (a count? a length?)
 def test_near_misses_are_not_shapes_of_attributes(text):
     found = match(text, NAMES)
     assert found is None or found.pattern != "shape of attributes"

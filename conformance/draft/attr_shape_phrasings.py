@@ -9,7 +9,7 @@ from conformance.draft.words import NAME
 
 _END = r"\s*[。.]?$"
 _DIM = rf"(?:{NAME}|\d+)"
-ATTR_SHAPE = rx(rf"^(?P<t>{NAME})\s*的\s*(?:shape|size)\s*(?:不为|不是|不等于)\s*(?P<open>[\[(（])?\s*"
+ATTR_SHAPE = rx(rf"^(?P<t>{NAME})\s*的\s*(?P<word>shape|size)\s*(?:不为|不是|不等于)\s*(?P<open>[\[(（])?\s*"
                 rf"(?P<dims>{_DIM}(?:\s*[,，]\s*{_DIM})*)\s*(?(open)[\])）]){_END}")
 
 
@@ -19,4 +19,6 @@ def attr_shape_limits(text: str) -> Limits | None:
     if m is None:
         return None
     dims = tuple(int(d) if d.isdigit() else d for d in rx(r"[,，]").split(m["dims"].replace(" ", "")))
+    if m["word"].lower() == "size" and (len(dims) != 1 or isinstance(dims[0], int)):
+        return None  # ("alpha的size不为1", "padding的size不等于4": a shape? a count? a length?)
     return {"attr_shape": (m["t"], dims)}
