@@ -100,6 +100,7 @@ def test_a_part_no_clause_can_say_leaves_the_row_for_review():
     ("a或w的维度大小不等于3", ("a", "w"), {"ranks": [3]}),  # a whole sentence: their number of dims
     ("a或w的ViewShape的维度大小不等于3", ("a", "w"), {"ranks": [3]}),
     ("a和t的维度大小超过8", ("a", "t"), {"max": 8}),
+    ("a的维度数小于2", ("a",), {"min": 2}),  # (the number of dims, whatever the comparison)
 ])
 def test_a_whole_size_of_dims_row_is_a_rank(text, params, limits):
     m = match(text, NAMES)

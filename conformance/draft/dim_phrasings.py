@@ -66,7 +66,8 @@ _PAIR = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:和|与|跟)\s*{_TENSOR}({_AT}){_SIZ
 _TIMES = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不等于|不为|不是)\s*{_TENSOR}({_AT}){_SIZE}\s*"
             rf"(?:的\s*(\d+)\s*倍)?{_END}")
 # "self最后两个维度不相等", "self的最后两维维度不相等": a square matrix
-_SQUARE = rx(rf"^{_TENSOR}最后两(?:个)?维(?:度)?(?:维度)?{_SIZE}\s*(?:不相等|不一致|不相同|不同){_END}")
+_SQUARE = rx(rf"^{_TENSOR}最后两(?:个)?维(?:度)?(?:维度)?{_SIZE}\s*(?:不相等|不一致|不相同|不同)"
+             rf"(?:\s*[（(]\s*不是方阵\s*[）)])?{_END}")  # ("…不相等（不是方阵）": the same said twice)
 # "x的最后一维不是2的倍数", "x的最后一维不能被2整除", "x的尾轴大小不是偶数"
 _EVEN = rx(rf"^{_TENSOR}({_AT}){_SIZE}\s*(?:不是\s*2\s*的倍数|不能被\s*2\s*整除|不是偶数|不为偶数){_END}")
 # "spatialShape的最后一轴不是2", "x的尾轴大小不等于4": one dimension of a fixed size (never 0: an

@@ -24,6 +24,8 @@ _DIM_RANK = re.compile(r"(?<=的)\s*dim(?=\s*(?:不为|不是|不等于|超出|�
 # (elsewhere "维度大小" is one dim's size, and a sentence naming which dim is no rank row)
 _SIZE_RANK = rx(rf"^((?:参数|输入|输出)?\s*{NAME}(?:\s*(?:、|,|，|和|与|或者|或)\s*{NAME})*\s*的\s*)"
                 r"(?:ViewShape\s*的\s*)?维度大小(?=\s*(?:不等于|不为|超过|大于)\s*\d+\s*。?$)")
+# "self的维度数小于2": the number of dims compared with a number
+_COUNT_RANK = re.compile(r"(?<=的)\s*维度数(?=\s*(?:不等于|不为|不是|超过|大于|小于)\s*\d)")
 # "x的维度", "gamma/beta的维度", "vec1和vec2维度", "target非3维": names, then the rank words
 _SUBJECT = rx(rf"^(?:参数|输入|输出)?\s*{NAME}(?:\s*(?:、|,|，|和|与|或者|或|/)\s*{NAME})*\s*的?\s*"
               r"(?:维度|维数|shape|非|不是|不为)")
@@ -33,9 +35,9 @@ _NOTE = re.compile(r"[（(]")
 
 
 def spoken_rank(text: str) -> str:
-    """``text`` with "的dim" compared with a number, and a whole sentence's "的维度大小", written
-"的维度" (the rank patterns' word)."""
-    return _SIZE_RANK.sub(r"\1维度", _DIM_RANK.sub("维度", text))
+    """``text`` with "的dim" and "的维度数" compared with a number, and a whole sentence's "的维度大小",
+written "的维度" (the rank patterns' word)."""
+    return _COUNT_RANK.sub("维度", _SIZE_RANK.sub(r"\1维度", _DIM_RANK.sub("维度", text)))
 
 
 def rank_parts_limits(text: str) -> Limits | None:
