@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft.context import IN_PLACE, Clause, Context, Evidence, expressible, reading, source
-from conformance.draft.facts import Review, Sentence
+from conformance.draft.context import IN_PLACE, Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Review
 from conformance.draft.numel_ties import fresh, own
-from conformance.draft.shape_draws import Shapes, drop_unused
+from conformance.draft.shape_draws import Shapes
+from conformance.draft.tie_breaks import drop_guesses, settle
 
 KIND = "bmm_tie"
 Tie = tuple[Any, ...]
@@ -96,15 +97,9 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     mine = [c for c in clauses_ if "_bmm" in c]
     before = set(args.values())
     drawn = _draw(s, draws, args, [c["_bmm"] for c in mine]) if mine else None
-    for c in mine:
-        step = drawn and _break(c["_bmm"], draws, drawn)
-        if not step:
-            clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(c["_bmm"][0][1])), reading(c))
-            continue
-        c["break"] = step
-    for old in before - set(args.values()):  # (a guess no argument reads any more)
-        drop_unused(draws, args, clauses_, old)
+    settle(clauses_, mine, lambda c: drawn and _break(c["_bmm"], draws, drawn), review,
+           lambda c: where(c["_bmm"][0][1]))
+    drop_guesses(draws, args, clauses_, before)
     return {drawn["x"], drawn["a"], drawn["b"]} - {None} if drawn else set()
 
 

@@ -24,11 +24,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.insert_phrasings import note_insert
 from conformance.draft.numel_ties import fresh, own
-from conformance.draft.shape_draws import Shapes, drop_unused
+from conformance.draft.shape_draws import Shapes
+from conformance.draft.tie_breaks import drop_guesses, settle
 
 KIND = "insert_tie"
 Tie = tuple[Any, ...]
@@ -90,18 +91,12 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     before = set(args.values())
     ties = [c["_insert"] for c in mine]
     drawn = _draw(s, draws, args, ties) if mine else None
-    for c in mine:
-        if c["_insert"][0] == "more":  # (ranks past their limits, every tensor alike, are the rank rows')
-            c["requires"] += [d["id"] for d in clauses_ if d["kind"] == "rank_in"
-                              and set(d["params"]) & set(c["_insert"][1:])]
-        step = _break(c["_insert"], draws, args, drawn)
-        if not step:
-            clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(c["_insert"][1])), reading(c))
-            continue
-        c["break"] = step
-    for old in before - set(args.values()):  # (a guess no argument reads any more)
-        drop_unused(draws, args, clauses_, old)
+    for c in (c for c in mine if c["_insert"][0] == "more"):  # (ranks past their limits, every tensor
+        c["requires"] += [d["id"] for d in clauses_ if d["kind"] == "rank_in"  # alike: the rank rows')
+                          and set(d["params"]) & set(c["_insert"][1:])]
+    settle(clauses_, mine, lambda c: _break(c["_insert"], draws, args, drawn), review,
+           lambda c: where(c["_insert"][1]))
+    drop_guesses(draws, args, clauses_, before)
     return {drawn[1], drawn[2], drawn[3]} if drawn else set()
 
 

@@ -28,10 +28,11 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from conformance.draft.context import Clause, Context, Evidence, expressible, reading, source
-from conformance.draft.facts import Review, Sentence
+from conformance.draft.context import Clause, Context, Evidence, expressible, source
+from conformance.draft.facts import Review
 from conformance.draft.numel_ties import fresh
-from conformance.draft.shape_draws import Shapes, drop_unused
+from conformance.draft.shape_draws import Shapes
+from conformance.draft.tie_breaks import drop_guesses, settle
 
 KIND = "spatial_tie"
 _LEADS = ("leading", "at rank")  # (the forms tying two tensors, no array)
@@ -103,15 +104,9 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
     mine = [c for c in clauses_ if "_spatial" in c]
     before = set(args.values())
     drawn = _draw(s, draws, args, [c["_spatial"] for c in mine]) if mine else None
-    for c in mine:
-        step = drawn and _break(c["_spatial"], draws, *drawn)
-        if not step:
-            clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(c["_spatial"][1])), reading(c))
-            continue
-        c["break"] = step
-    for old in before - set(args.values()):  # (a guess no argument reads any more)
-        drop_unused(draws, args, clauses_, old)
+    settle(clauses_, mine, lambda c: drawn and _break(c["_spatial"], draws, *drawn), review,
+           lambda c: where(c["_spatial"][1]))
+    drop_guesses(draws, args, clauses_, before)
     return {drawn[1], *drawn[2]} if drawn else set()
 
 
