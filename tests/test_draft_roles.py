@@ -62,3 +62,15 @@ def test_a_tensor_written_in_place_is_an_inout_in_the_spec(vocab):
     rows = tuple(replace(r, direction="input") if r.name == "out" else r for r in facts.params)
     params = draft_spec(replace(facts, prototype=loose, params=rows), vocab, "toy").spec["params"]
     assert params["out"]["role"] == "output"
+    # ... and so is a name ending in Out (aclnnAminmax's minOut, its row saying 输入)
+    proto = tuple(replace(p, name="minOut", const=False) if p.name == "out" else p for p in facts.prototype)
+    rows = tuple(replace(r, name="minOut", direction="input") if r.name == "out" else r for r in facts.params)
+    params = draft_spec(replace(facts, prototype=proto, params=rows), vocab, "toy").spec["params"]
+    assert params["minOut"]["role"] == "output"
+    # ... not a const gradOut: the gradient a backward reads
+    proto = tuple(replace(p, name="gradOut", const=True) if p.name == "gradOutput" else p
+                  for p in facts.prototype)
+    rows = tuple(replace(r, name="gradOut", direction="input") if r.name == "gradOutput" else r
+                 for r in facts.params)
+    params = draft_spec(replace(facts, prototype=proto, params=rows), vocab, "toy").spec["params"]
+    assert params["gradOut"]["role"] == "input"

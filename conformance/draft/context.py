@@ -166,7 +166,8 @@ def build_context(facts: PageFacts, vocab: Vocabulary) -> Context:
             "input" if kind == "scalar" else "attr"
         params[p.name] = {"kind": kind, "role": role}
         if kind in TENSOR_KINDS and (p.name.endswith("Ref") or row is not None and row.reads
-                                     or direction == "input" and not p.const and not _RESULT.match(p.name)):
+                                     or direction == "input" and not p.const and not _RESULT.match(p.name)
+                                     and not p.name.endswith("Out")):
             params[p.name][IN_PLACE] = True
         if p.optional or (row is not None and row.optional):
             params[p.name]["optional"] = True
@@ -199,6 +200,8 @@ def _written(name: str, direction: str | None, const: bool) -> bool:
     the prototype (a non-const pointer; a name ending in Out)."""
     if direction == "output" or _RESULT.match(name) or name.endswith("Ref"):
         return True
+    if not const and name.endswith("Out"):  # (aclnnAminmax's minOut, its row saying 输入; a const
+        return True  # gradOut is what a backward reads)
     return direction is None and (not const or name.endswith("Out"))
 
 
