@@ -1,8 +1,8 @@
 """Backends of the toy batched products (tests/fixtures/bmm_pages), for tests/test_draft_bmm_ties.py:
 for each, one right in its own way (numpy decides) and wrong ones leaving one row's check out.
 
-- aclnnToyBatchAdd: numpy's ``matmul`` of the operands, broadcast with self (``broadcast_shapes``),
-  gives out's shape; a product and a self not both empty or both not (the page's row);
+- aclnnToyBatchAdd: numpy's ``matmul`` of lhs and rhs, broadcast with acc (``broadcast_shapes``),
+  gives out's shape; a product and an acc not both empty or both not (the page's row);
 - aclnnInplaceToySumAdd: the batches' products summed (``zip(..., strict=True)``: one batch count)
   and added into selfRef in place (``np.add(..., out=selfRef)``: the sum must fit into it).
 """
@@ -22,11 +22,11 @@ def _zeros(value) -> np.ndarray:
 
 
 def batch_add_refused(args) -> bool:
-    """Whether numpy's product, broadcast with self, fails or is not out's shape, or only one of
-    self and the product is empty."""
-    x = _zeros(args["self"])
+    """Whether numpy's product, broadcast with acc, fails or is not out's shape, or only one of
+    acc and the product is empty."""
+    x = _zeros(args["acc"])
     try:
-        p = np.matmul(_zeros(args["batch1"]), _zeros(args["batch2"]))
+        p = np.matmul(_zeros(args["lhs"]), _zeros(args["rhs"]))
         shape = np.broadcast_shapes(x.shape, p.shape)
     except ValueError:
         return True
@@ -49,11 +49,11 @@ class _Numpy(OracleBackend):
     oracle elsewhere."""
 
     refused = staticmethod(batch_add_refused)
-    names = ("self", "batch1", "batch2", "out")
+    names = ("acc", "lhs", "rhs", "out")
 
     def call(self, api, args, product=None):
         given = all(args.get(n) is not None for n in self.names)
-        if given and all(_zeros(args[n]).ndim == 3 for n in ("batch1", "batch2")) and self.refused(args):
+        if given and all(_zeros(args[n]).ndim == 3 for n in self.names[1:3]) and self.refused(args):
             return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
         return super().call(api, args, product)
 
@@ -68,18 +68,18 @@ class NumpySumAdd(_Numpy):
     names = ("selfRef", "batch1", "batch2")
 
 
-class SelfUnchecked(ignoring(NumpyBatchAdd)):
-    """Wrong: broadcasts self as far as it goes, never refusing it."""
+class AccUnchecked(ignoring(NumpyBatchAdd)):
+    """Wrong: broadcasts acc as far as it goes, never refusing it."""
 
-    name = "self-unchecked"
-    row = "self不能与batch1@batch2做broadcast"
+    name = "acc-unchecked"
+    row = "acc不能与lhs@rhs做broadcast"
 
 
 class EmptyUnchecked(ignoring(NumpyBatchAdd)):
-    """Wrong: an empty product beside a non-empty self gives an empty out."""
+    """Wrong: an empty product beside a non-empty acc gives an empty out."""
 
     name = "empty-unchecked"
-    row = "self和batch1@batch2必须同时为空tensor或同时不为空tensor"
+    row = "acc和lhs@rhs必须同时为空tensor或同时不为空tensor"
 
 
 class BatchUnchecked(ignoring(NumpySumAdd)):

@@ -88,4 +88,4 @@ class NegativeKAccepted(ignoring(NumpyLargest)):
     """Wrong: a negative k (or one past the row) returns nothing."""
 
     name = "negative-k-accepted"
-    row = "k小于0或者k大于self在dim维度上的size大小 / 取值范围为[0, self.size(dim)]。"  # (the note too)
+    row = "k小于0或者k大于self在dim维度上的size大小 / 取值范围是[0, self.size(dim)]。"  # (the note too)

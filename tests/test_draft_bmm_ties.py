@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from bmm_backends import (
+    AccUnchecked,
     BatchUnchecked,
     EmptyUnchecked,
     FitUnchecked,
-    SelfUnchecked,
     batch_add_refused,
     sum_add_refused,
 )
@@ -61,10 +61,10 @@ def test_the_rows_read_and_the_in_place_empty_row_left_for_a_person(drafted):
     """In place the tensor is the product's shape: a product empty beside it not empty breaks the
     broadcast row too, so the empty row cannot be broken alone."""
     batched, summed = by_quote(drafted_spec(drafted, BATCHED)), by_quote(drafted_spec(drafted, SUMMED))
-    product = "[batch1.shape[0], batch1.shape[1], batch2.shape[2]]"
-    assert batched["self不能与batch1@batch2做broadcast"]["all"] == [  # (self broadcasts to the product)
-        f"batch1.rank != 3 or batch2.rank != 3 or broadcastable(self.shape, {product}) and "
-        f"broadcast(self.shape, {product}) == {product}"]
+    product = "[lhs.shape[0], lhs.shape[1], rhs.shape[2]]"
+    assert batched["acc不能与lhs@rhs做broadcast"]["all"] == [  # (acc broadcasts to the product)
+        f"lhs.rank != 3 or rhs.rank != 3 or broadcastable(acc.shape, {product}) and "
+        f"broadcast(acc.shape, {product}) == {product}"]
     assert summed["selfRef不能和batch1@batch2做broadcast操作"]["all"] == [
         "batch1.rank != 3 or batch2.rank != 3 or "
         "broadcastable(selfRef.shape, [batch1.shape[1], batch2.shape[2]])"
@@ -73,7 +73,7 @@ def test_the_rows_read_and_the_in_place_empty_row_left_for_a_person(drafted):
         "batch1.rank != 3 or batch2.rank != 3 or batch1.shape[0] == batch2.shape[0]"]
     empty = "selfRef和batch1@batch2必须同时为空tensor或同时不为空tensor"
     assert summed[empty]["kind"] == "review"
-    assert batched["self和batch1@batch2必须同时为空tensor或同时不为空tensor"]["kind"] == "expr"
+    assert batched["acc和lhs@rhs必须同时为空tensor或同时不为空tensor"]["kind"] == "expr"
     draws = drafted_spec(drafted, SUMMED)["generate"]["draws"]
     assert draws["batch2_bmm_shape"] == {  # (the batch a's; k the k row's tie of it)
         "expr": "[batch1_shape[0]] + batch2_tied_shape[1:-1] + [batch2_tied_shape[-1]]"}
@@ -105,7 +105,7 @@ def test_backends_multiplying_right_pass(drafted, specs, api, backend, tmp_path)
             assert_clean_pass(report, c.id, 8)
 
 
-@pytest.mark.parametrize(("api", "backend"), [(BATCHED, SelfUnchecked), (BATCHED, EmptyUnchecked),
+@pytest.mark.parametrize(("api", "backend"), [(BATCHED, AccUnchecked), (BATCHED, EmptyUnchecked),
                                               (SUMMED, BatchUnchecked), (SUMMED, FitUnchecked)])
 def test_a_backend_with_the_bug_planted_is_caught_on_its_row_alone(drafted, specs, api, backend, tmp_path):
     report = oracle_quick(drafted, api, tmp_path, f"{BACKENDS}:{backend.__name__}", max_examples=8)

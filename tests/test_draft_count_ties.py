@@ -79,7 +79,7 @@ def test_every_row_is_checkable_and_out_is_self_with_the_count_last(drafted):
     assert not any("Drafted guess" in c["source"]["quote"] for c in draw["constraints"])
     largest = drafted_spec(drafted, LARGEST)
     k = next(c for c in largest["constraints"] if c["source"]["quote"].startswith(K_BOUND))
-    assert k["source"]["quote"] == f"{K_BOUND} / 取值范围为[0, self.size(dim)]。"  # (the note said it too)
+    assert k["source"]["quote"] == f"{K_BOUND} / 取值范围是[0, self.size(dim)]。"  # (the note said it too)
     # (a dim past the rank is the dim row's to judge)
     assert k["all"] == ["k >= 0 and (not (-self.rank <= dim < self.rank) or k <= self.shape[dim])"]
 
