@@ -17,6 +17,7 @@ from conformance.draft import (
     attr_clauses,
     attr_shape_ties,
     behaviors,
+    bit_masks,
     bmm_ties,
     broadcast_into,
     channel_ties,
@@ -64,7 +65,7 @@ from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
 _TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties,  # (rows
-         count_ties, insert_ties, attr_shape_ties, reduced_parts)  # tying shapes and attributes)
+         count_ties, insert_ties, attr_shape_ties, reduced_parts, bit_masks)  # tying shapes and attributes)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.draft import list_sizes
+from conformance.draft import bit_masks, list_sizes
 from conformance.draft.context import Clause, Context, Evidence
 from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import relations
 
 # the words of the phrasing itself, not parameters ("out的shape不满足infer_shape结果")
 _WORDS = {"shape", "infershape", "infer_shape", "tensor"}
+_RESULT_FIRST = ("expr", list_sizes.KIND, bit_masks.KIND)  # relations whose break changes the first tensor
 
 
 def listed(text: str) -> set[str]:
@@ -79,7 +80,7 @@ def _stated(ctx: Context) -> list[tuple[str, tuple[str, ...]]]:
                     out.append((kind, group))
                 elif kind == "broadcast_of" and lists == {False} and ctx.params[group[0]]["role"] == "output":
                     out.append(("expr", group))  # (an input's would break another tensor)
-    return out + list_sizes.stated(ctx)
+    return out + list_sizes.stated(ctx) + bit_masks.stated(ctx)
 
 
 def _settle(ctx: Context, e: Evidence,
@@ -104,8 +105,8 @@ def _one_clause(used: list[tuple[str, tuple[str, ...]]]) -> bool:
     if sizes:
         rest = [u for u in used if u[0] != list_sizes.KIND]
         return not rest or _one_clause(rest)
-    if {kind for kind, _ in used} == {"expr"}:
-        return len({group[0] for _, group in used}) == 1 and len(used) == 1
+    if {kind for kind, _ in used} <= {"expr", bit_masks.KIND}:
+        return len(used) == 1
     if any(kind != "same_shape" for kind, _ in used):
         return False
     joined = set(used[0][1])
@@ -121,11 +122,11 @@ def _one_clause(used: list[tuple[str, tuple[str, ...]]]) -> bool:
 
 
 def _ordered(tensors: list[str], kind: str, group: tuple[str, ...]) -> tuple[str, ...]:
-    if kind in ("expr", list_sizes.KIND):  # (the result, or the bounded list, first)
+    if kind in _RESULT_FIRST:  # (the result, the bounded list, or the mask first)
         return (group[0], *[t for t in tensors if t in group[1:]])
     return tuple(t for t in tensors if t in group)
 
 
 def _changed(tensors: list[str], kind: str, group: tuple[str, ...]) -> tuple[str, ...]:
     """The tensors a break of the relation changes."""
-    return (group[0],) if kind in ("expr", list_sizes.KIND) else _ordered(tensors, kind, group)[1:]
+    return (group[0],) if kind in _RESULT_FIRST else _ordered(tensors, kind, group)[1:]
