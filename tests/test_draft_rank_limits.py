@@ -30,11 +30,18 @@ def test_no_one_limit(text):
     ("a的维度不为2维", {"ranks": [2]}),
     ("aRef的维度范围超过8", {"max": 8}),  # (not a dimension attribute's range)
     ("a的shape大小超出最大维度限制", {"table": True}),  # (the limit the parameter table gives)
+    ("a的维度数不在[0, 8]范围之内", {"min": 0, "max": 8}),  # (read as values of a before)
+    ("当输入a的维度不在[1,6]范围内", {"min": 1, "max": 6}),  # (the 当 says when the call fails)
 ])
 def test_one_limit(text, limits):
     assert rank_limits(text) == limits
     if "范围" in text or "限制" in text:
         assert match(text, ("a", "aRef", "dim")).pattern == "rank"
+
+
+def test_a_rank_range_under_a_real_condition_is_not_read_as_unconditional():
+    assert match("当输入a的维度不在[1,6]范围内时，w不能为空指针", ("a", "w")) is None
+    assert match("当输入a的维度不在[1,6]范围内", ("a", "w")).params == ("a",)
 
 
 def test_an_attributes_range_over_the_dimensions_stays_a_dimension_range():

@@ -11,8 +11,10 @@ from conformance.draft.words import NAME, QUOTE
 
 # "当…时，" / "若…" / "…时，…": a conditional sentence is no unconditional clause (but "X不为空指针
 # 时，…", the condition of an optional argument's presence, is what a clause on it means anyway)
-# "当self.dim()=0时，dim的取值不在[-1, 0]内": the two branches of one dimension-range rule
-RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]")
+# "当self.dim()=0时，dim的取值不在[-1, 0]内": the two branches of one dimension-range rule; "当输入self
+# 的维度不在[2,8]范围内": a rank range, the 当 saying when the call fails (no 时, nothing after it)
+RANK_CONDITION = re.compile(r"^当\s*\w+\.dim\(\)\s*[=>]|"
+                            r"^当\s*(?:输入)?\s*\w+\s*的?\s*(?:维度|维数)数?\s*不在\s*\[[^\]]*\]\s*范围(?:内|之内)?$")
 _CONDITION = re.compile(r"^(?:当(?!前)|若|对于)|"
                         r"(?<!空指针)(?<!不为空)(?<!非空)(?<!存在)(?:时|情况下|场景下)[，,:：]")
 # "quant_type为static时quantScaleOptional为空指针": an attribute's value, 时 and no comma before a name

@@ -60,8 +60,10 @@ _RANK_MIN = rx(r"(?:小于|少于|低于)\s*(\d+)\s*(?:维|D\b)|(?:维度|维数
 _RANK_MIN_EQ = rx(r"(?:维度|维数)\s*小于等于\s*(\d+)(?!\d)|小于等于\s*(\d+)\s*维")
 _RANK_MAX_EQ = rx(r"(?:维度|维数)\s*大于等于\s*(\d+)(?!\d)|大于等于\s*(\d+)\s*维")
 _BOUND_WORD = re.compile(r"大于|小于|超过|超出|少于|多于|高于|低于")
-# "index不为0-1维": a range after 不为 too (read as a set, it was [0]: a false finding on rank 1)
-_RANK_RANGE = rx(r"(?:不在|不为|不是|非)\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维")
+# "index不为0-1维": a range after 不为 too (read as a set, it was [0]: a false finding on rank 1);
+# "x的维度数不在[0, 8]范围之内": a closed interval after the word (read as values of x before)
+_RANK_RANGE = rx(r"(?:不在|不为|不是|非)\s*\[?\s*(\d+)\s*[~～\-到至]\s*(\d+)\s*\]?\s*维|"
+                 r"(?:维度|维数|维度数)\s*不在\s*\[\s*(\d+)\s*[,，]\s*(\d+)\s*\]\s*(?:的?范围)?\s*(?:内|之内)?$")
 # "不是3维且不是4维": neither, so either is allowed
 # "target非3维tensor", "gamma/beta的维度非1": 非 the same word
 _RANK_SET = rx(r"(?:不(?:是|为|等于)|非)\s*"
@@ -80,7 +82,7 @@ def rank_limits(text: str) -> Limits | None:
             or len(_RANK_STATEMENT.findall(text)) > 1):
         return None
     if m := _RANK_RANGE.search(text):
-        return {"min": int(m[1]), "max": int(m[2])}
+        return {"min": int(m[1] or m[3]), "max": int(m[2] or m[4])}
     if (low_eq := _RANK_MIN_EQ.search(text)) or (high_eq := _RANK_MAX_EQ.search(text)):
         if len(_BOUND_WORD.findall(text)) > 1:
             return None  # (two bounds, one of them inclusive: not read yet)
