@@ -48,6 +48,7 @@ from conformance.draft import (
     reduction_shapes,
     relations,
     scope_all,
+    shape_formulas,
     shape_notes,
     spatial_ties,
     table_clauses,
@@ -64,8 +65,8 @@ from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
-_TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties,  # (rows
-         count_ties, insert_ties, attr_shape_ties, reduced_parts, bit_masks)  # tying shapes and attributes)
+_TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties, count_ties,
+         insert_ties, attr_shape_ties, reduced_parts, bit_masks, shape_formulas)  # (shape, attr ties)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 

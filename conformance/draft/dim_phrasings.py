@@ -102,8 +102,8 @@ def dim_tie_limits(text: str) -> Limits | None:
 # 由self，dims，keepDims推导得到的shape": a shape constraint the row does not state (shape_notes.py
 # looks for it in the usage notes; reduction_shapes.py reads a reduction's output)
 _SHAPE_NAMES = r"(?:传入的|参数|输入的?|输出的?)?[A-Za-z_0-9、，,\s和与或及]*?"
-_SHAPE_VAGUE = (r"(?:约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|对应关系|匹配关系|"
-                r"参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
+_SHAPE_VAGUE = (r"(?:(?:对应的?\s*)?(?:shape\s*)?约束(?:条件|要求)?|要求|(?:校验|限制)?条件|限制(?:要求)?|"
+                r"对应关系|匹配关系|参数说明中?的?要求|参数要求|infer_?shape(?:结果)?|推导结果|推导|(?:计算公式|功能说明)中的推导规则)")
 VAGUE_SHAPE = rx(rf"^{_SHAPE_NAMES}(?:的|之间的)?\s*shape\s*"
                   rf"(?:(?:不满足|不符合){_SHAPE_VAGUE}|与实际(?:输出\s*shape)?\s*不匹配|"
                   rf"不等于由{_SHAPE_NAMES}推导得到的\s*shape)\s*。?$")

@@ -42,6 +42,7 @@ from conformance.draft import (
     reduced_outputs,
     reduced_parts,
     reduction_shapes,
+    shape_formulas,
     spatial_ties,
     value_rows,
 )
@@ -54,7 +55,7 @@ FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
 
 # the tied shapes' and attributes' draws, in this order (a later one reads an earlier one's draws)
 _TIES = (matmul_ties, bmm_ties, outer_ties, norm_ties, channel_ties, numel_ties, letter_ties,
-         spatial_ties, index_draws, count_ties, insert_ties, attr_shape_ties, bit_masks)
+         spatial_ties, index_draws, count_ties, insert_ties, attr_shape_ties, bit_masks, shape_formulas)
 
 
 def _draw(param: str) -> str:

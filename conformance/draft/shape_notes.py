@@ -1,6 +1,7 @@
 """Vague shape rows ("x与out的shape不满足约束", "out的shape不满足infershape结果", "out的shape与实际
 不匹配") given the relation the page states elsewhere, in the usage notes of the tensors the row
-names ("shape与入参x1一致", "shape为self与other broadcast之后的shape").
+names ("shape与入参x1一致", "shape为self与other broadcast之后的shape", a dropout mask's size:
+bit_masks.py) or as a formula in the constraints section (shape_formulas.py).
 
 An output list's element-count note ("shape size大于等于入参x1的shape size", list_sizes.py) is such a
 relation too, a clause of its own beside the same_shape ones (list_sizes.link: the row needs all).
@@ -18,14 +19,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.draft import bit_masks, list_sizes
+from conformance.draft import bit_masks, list_sizes, shape_formulas
 from conformance.draft.context import Clause, Context, Evidence
 from conformance.draft.sentence_limits import IDENT
 from conformance.draft.usage import relations
 
 # the words of the phrasing itself, not parameters ("out的shape不满足infer_shape结果")
 _WORDS = {"shape", "infershape", "infer_shape", "tensor"}
-_RESULT_FIRST = ("expr", list_sizes.KIND, bit_masks.KIND)  # relations whose break changes the first tensor
+# the relations whose break changes the first tensor only
+_RESULT_FIRST = ("expr", list_sizes.KIND, bit_masks.KIND, shape_formulas.KIND)
 
 
 def listed(text: str) -> set[str]:
@@ -80,7 +82,7 @@ def _stated(ctx: Context) -> list[tuple[str, tuple[str, ...]]]:
                     out.append((kind, group))
                 elif kind == "broadcast_of" and lists == {False} and ctx.params[group[0]]["role"] == "output":
                     out.append(("expr", group))  # (an input's would break another tensor)
-    return out + list_sizes.stated(ctx) + bit_masks.stated(ctx)
+    return out + list_sizes.stated(ctx) + bit_masks.stated(ctx) + shape_formulas.stated(ctx)
 
 
 def _settle(ctx: Context, e: Evidence,
@@ -105,7 +107,7 @@ def _one_clause(used: list[tuple[str, tuple[str, ...]]]) -> bool:
     if sizes:
         rest = [u for u in used if u[0] != list_sizes.KIND]
         return not rest or _one_clause(rest)
-    if {kind for kind, _ in used} <= {"expr", bit_masks.KIND}:
+    if {kind for kind, _ in used} <= {"expr", bit_masks.KIND, shape_formulas.KIND}:
         return len(used) == 1
     if any(kind != "same_shape" for kind, _ in used):
         return False
