@@ -67,3 +67,12 @@ def test_a_row_the_tables_rank_ties_split_is_one_clause():
              if c["kind"] == "rank_in" and c["on_violation"] != "unspecified"]
     assert [(c["params"], c.get("max"), c.get("same")) for c in coded] == [(["g", "a", "t", "gt"], 8, None)]
     assert [o.checkable for o in d.draft.outcomes if o.row == 3] == [True]
+
+
+@pytest.mark.parametrize("given", ["（非空时）", "(若存在)"])
+def test_an_optional_tensor_said_when_given_is_read_as_the_others(given):
+    """"gradInput（非空时）": the rule holds where the tensor is given, as every clause on an optional
+    tensor does (the annotation used to keep the whole row from being read)."""
+    found = match(f"a、w、g{given}的shape不一致，或者shape的维度大于8维或者小于2维", ("a", "w", "g"))
+    assert (found.pattern, found.params, found.limits) == ("rank or shapes differ", ("a", "w", "g"),
+                                                           {"max": 8, "min": 2})
