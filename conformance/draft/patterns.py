@@ -28,7 +28,9 @@ class Match:
 # the relations a rule said where an optional argument is given may hold among the present ones only
 _RELATIONS = {"same_shape", "same_dtype", "same_format", "broadcastable"}
 _NUMERALS = {c: str(i) for i, c in enumerate("零一二三四五六七八九")}
-_WHEN_GIVEN = re.compile(r"(?<=[A-Za-z0-9_])\s*[（(]\s*(?:非空时|若存在|如果存在|存在时)\s*[)）]")
+_WHEN_GIVEN = re.compile(r"(?<=[A-Za-z0-9_])\s*[（(]\s*(?:非空时|若存在|如果存在|存在时)\s*[)）]|"
+                         # "当X不为空且X的数据类型不在支持的范围之内": the rule on X, where X is given
+                         r"^当?\s*(?P<x>[A-Za-z_]\w*)\s*(?:不为空指针|不为空|非空)\s*且\s*(?=(?P=x)\s*的)")
 _NUMERAL_RANK = re.compile(r"([零一二三四五六七八九])(?=\s*维)")
 
 
@@ -37,7 +39,8 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = _NUMERAL_RANK.sub(lambda m: _NUMERALS[m[1]], text)  # "不是三维" reads as "不是3维"
     text = text.replace("广播", "broadcast")  # "src的shape不能广播至selfRef": the same word
     text = spoken_rank(text)  # "self的dim不为3" reads as "self的维度不为3"
-    # "gradInput（非空时）", "beta(若存在)": a rule on an optional tensor holds where it is given anyway
+    # "gradInput（非空时）", "beta(若存在)", "当X不为空且X的…": a rule on an optional tensor holds where
+    # it is given anyway
     text = _WHEN_GIVEN.sub("", text)
     # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition; a pattern marked
     # conditional states its condition whole, "keepdim为true时，out.shape != …")
