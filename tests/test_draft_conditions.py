@@ -230,8 +230,6 @@ def test_a_tensor_of_a_same_shape_group_is_not_the_one_perturbed(vocab):
 def test_a_rule_on_a_tensor_given_is_read_as_the_rule_on_it():
     """"当X不为空且X的数据类型不在支持的范围之内": the rule on the optional X, which holds where X is
     given (as every clause on an optional tensor does); a rule on another tensor stays conditional."""
-    from conformance.draft.patterns import match
-
     found = match("当wOut不为空且wOut的数据类型不在支持的范围之内", ("wOut", "x"))
     assert (found.pattern, found.params) == ("dtype not supported", ("wOut",))
     assert match("当wOut不为空且x的数据类型不在支持的范围之内", ("wOut", "x")) is None
