@@ -47,6 +47,7 @@ from conformance.draft import (
     reduced_parts,
     reduction_shapes,
     relations,
+    requirement_items,
     scope_all,
     shape_formulas,
     shape_notes,
@@ -128,7 +129,7 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     read: list[tuple[int, Sentence, str | None, list[Evidence], bool]] = []
     statuses = RowStatus(ctx, vocab)
     for row, status, sentence in sentences(facts):
-        found = match(sentence.text, names)
+        found = match(sentence.text, names) or requirement_items.read(ctx, sentence.text, names)
         parts = part_readings(sentence.text, found, names, match) if found else None
         partial = parts == []
         found = found or conditions.read(sentence.text, names)

@@ -120,7 +120,8 @@ def dtype_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cla
         groups.setdefault(key, []).append(name)
     clauses = []
     for (table, status), names in groups.items():
-        readings = list(dict.fromkeys(coded[n] for n in names if n in coded))
+        readings = list(dict.fromkeys(e for n in names if n in coded for e in evidence  # (every row
+                                      if n in _scope(ctx, e, tensors) and e.status == status))  # saying it)
         readings += _again(ctx, evidence, names, status, readings, tensors)
         cells = [_dtype_cell(ctx.rows[n]) for n in names]
         clauses.append({"id": ctx.new_id("DTYPE"),
@@ -180,7 +181,8 @@ def format_in(ctx: Context, evidence: list[Evidence], review: Review) -> list[Cl
         groups.setdefault(key, []).append(name)
     clauses = []
     for (formats, status), names in groups.items():
-        readings = list(dict.fromkeys(coded[n] for n in names if n in coded))
+        readings = list(dict.fromkeys(e for n in names if n in coded for e in evidence  # (every row
+                                      if n in _scope(ctx, e, tensors) and e.status == status))  # saying it)
         cells = [Sentence(f"{n}：{'、'.join(ctx.rows[n].formats)}", ctx.rows[n].where) for n in names]
         clauses.append({"id": ctx.new_id("FORMAT"),
                         "source": source([*(e.sentence for e in readings), *cells]),
@@ -237,15 +239,10 @@ def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         row = row if row is not None and row.rank is not None else ctx.rows.get(anchors[name])
         table = row.rank if row is not None else None
         said: dict[str, Any] = {}
-        for e in evidence:
-            if name not in _scope(ctx, e, ctx.tensors):
-                continue
-            limits = {k: v for k, v in e.limits.items() if k in ("min", "max", "ranks")}
-            if e.limits.get("table") and table is not None:
-                limits = {"min": table[0], "max": table[1]} if table[0] > 0 else {"max": table[1]}
-            if limits:
-                add(name, limits, e.status, e)
-                said.update(limits)
+        found = _rank_readings(ctx, name, table, evidence)
+        for limits, e in found:
+            add(name, _joined(limits, e.status, found), e.status, e)
+            said.update(limits)
         if table is not None and row is not None:
             cell = _rank_cell(ctx, name, row, table)
             if "max" not in said and "ranks" not in said:
@@ -267,3 +264,32 @@ def rank_in(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
             clause["same"] = True  # one tensor another rank then breaks that clause alone
         clauses.append(clause)
     return clauses
+
+
+Readings = list[tuple[dict[str, Any], Evidence]]
+
+
+def _rank_readings(ctx: Context, name: str, table: tuple[int, int] | None,
+                   evidence: list[Evidence]) -> Readings:
+    """(limits, reading) of each row giving ``name`` a rank limit ("table": the table's range)."""
+    found = []
+    for e in evidence:
+        if name not in _scope(ctx, e, ctx.tensors):
+            continue
+        limits = {k: v for k, v in e.limits.items() if k in ("min", "max", "ranks")}
+        if e.limits.get("table") and table is not None:
+            limits = {"min": table[0], "max": table[1]} if table[0] > 0 else {"max": table[1]}
+        if limits:
+            found.append((limits, e))
+    return found
+
+
+def _joined(limits: dict[str, Any], status: str, found: Readings) -> dict[str, Any]:
+    """A one-sided limit ("最大维度不超过8维") that is one side of a range another row with the same
+    code gives the tensor ("维度不在支持的范围内": the table's 4-8): that range, one clause saying
+    both (two would each break only with the other, and neither would be tested)."""
+    (side, bound), = limits.items() if len(limits) == 1 else ((None, None),)
+    if side not in ("min", "max"):
+        return limits
+    return next((other for other, e in found if e.status == status and {"min", "max"} <= set(other)
+                 and other[side] == bound), limits)
