@@ -76,3 +76,9 @@ def test_an_optional_tensor_said_when_given_is_read_as_the_others(given):
     found = match(f"a、w、g{given}的shape不一致，或者shape的维度大于8维或者小于2维", ("a", "w", "g"))
     assert (found.pattern, found.params, found.limits) == ("rank or shapes differ", ("a", "w", "g"),
                                                            {"max": 8, "min": 2})
+
+
+def test_the_annotation_goes_without_gluing_the_name_to_the_next_word():
+    """"gOut（非空时）shape与s不相等": gOut and shape stay two words (a shapes-differ row)."""
+    found = match("gOut（非空时）shape与s不相等", ("gOut", "s"))
+    assert (found.pattern, found.params) == ("shapes differ", ("gOut", "s"))

@@ -41,7 +41,7 @@ def match(text: str, names: Collection[str]) -> Match | None:
     text = spoken_rank(text)  # "self的dim不为3" reads as "self的维度不为3"
     # "gradInput（非空时）", "beta(若存在)", "当X不为空且X的…": a rule on an optional tensor holds where
     # it is given anyway
-    text = _WHEN_GIVEN.sub("", text)
+    text = _WHEN_GIVEN.sub(lambda m: "" if m["x"] else " ", text).strip()
     # ("对于每一个维度d，…", "且d != dim时，…" quantify over dimensions: no condition; a pattern marked
     # conditional states its condition whole, "keepdim为true时，out.shape != …")
     if is_conditional(text) and not (RANK_CONDITION.search(text)
