@@ -16,6 +16,7 @@ from conformance.draft import (
     array_ranks,
     attr_clauses,
     attr_shape_ties,
+    axis_limits,
     behaviors,
     bit_masks,
     bmm_ties,
@@ -53,6 +54,7 @@ from conformance.draft import (
     shape_notes,
     spatial_ties,
     table_clauses,
+    unused_sentences,
     value_rows,
 )
 from conformance.draft.closest import closest
@@ -62,12 +64,11 @@ from conformance.draft.pattern_table import PATTERNS
 from conformance.draft.patterns import Match, match
 from conformance.draft.row_status import RowStatus
 from conformance.draft.unread_parts import part_readings
-from conformance.draft.usage import looks_like_constraint
 from conformance.spec.vocabulary import Vocabulary
 
 _SPLIT = re.compile(r"[。；;\n]+")
 _TIES = (bmm_ties, rank_ties, list_counts, numel_ties, letter_ties, spatial_ties, index_ties, count_ties,
-         insert_ties, attr_shape_ties, reduced_parts, bit_masks, shape_formulas)  # (shape, attr ties)
+         insert_ties, attr_shape_ties, reduced_parts, bit_masks, shape_formulas, axis_limits)  # (ties)
 _JOINED = {p.name: p.kinds for p in PATTERNS if p.name in joined_parts.JOINED}
 
 
@@ -143,7 +144,7 @@ def draft_clauses(facts: PageFacts, vocab: Vocabulary) -> Draft:
     _outcomes(draft, read)
     for said in statuses.reviews():
         draft.review(said, "status code")
-    _unused(draft)
+    unused_sentences.review_unused(draft.ctx, draft.review)
     return draft
 
 
@@ -274,30 +275,3 @@ def recount(draft: Draft) -> None:
         if o.pattern in joined_parts.JOINED and not o.checkable and not o.reviewed:
             draft.review(o.sentence, o.pattern)
             draft.outcomes[i] = replace(o, reviewed=True)
-
-
-def _unused(draft: Draft) -> None:
-    """Review clauses for what the page says that no clause encodes: usage notes and constraints
-    sentences that look like promises, every sentence the reader could not place, and the
-    parameters the spec language cannot pass."""
-    ctx = draft.ctx
-    for row in ctx.facts.params:
-        for s in row.usage:
-            if s not in ctx.used and looks_like_constraint(s.text):
-                draft.review(s, closest(s.text))
-    for s in ctx.facts.constraints:
-        if looks_like_constraint(s.text):
-            draft.review(s, closest(s.text))
-    for s in ctx.facts.unread:
-        draft.review(s, closest(s.text))
-    rows = ctx.rows
-    for name, ctype in ctx.omitted.items():
-        where = rows[name].where if name in rows else ctx.facts.params[0].where if ctx.facts.params else None
-        if where is not None:
-            draft.review(Sentence(f"{name} ({ctype}): the spec language has no kind for this C type, so "
-                                  "the draft leaves the argument out and a backend cannot call the "
-                                  "operator with it", where), doc="contract")
-    for name in ctx.of_kind("float"):
-        if name in rows and any(p.name == name and p.ctype == "double" for p in ctx.facts.prototype):
-            draft.review(Sentence(f"{name} (double): the suite passes a float attribute as a C float",
-                                  rows[name].where), doc="contract")

@@ -15,6 +15,7 @@ from typing import Any
 
 from conformance.draft import (
     attr_shape_ties,
+    axis_limits,
     bit_masks,
     bmm_ties,
     channel_ties,
@@ -55,7 +56,8 @@ FLOATS = [0.0, 0.5, 1.0]  # a float attribute's values when the page gives none
 
 # the tied shapes' and attributes' draws, in this order (a later one reads an earlier one's draws)
 _TIES = (matmul_ties, bmm_ties, outer_ties, norm_ties, channel_ties, numel_ties, letter_ties,
-         spatial_ties, index_draws, count_ties, insert_ties, attr_shape_ties, bit_masks, shape_formulas)
+         spatial_ties, index_draws, count_ties, insert_ties, attr_shape_ties, bit_masks, shape_formulas,
+         axis_limits)
 
 
 def _draw(param: str) -> str:

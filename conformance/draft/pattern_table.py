@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from conformance.draft import attr_shape_phrasings as attr_shape
+from conformance.draft import axis_phrasings as axes
 from conformance.draft import bmm_phrasings as bmm
 from conformance.draft import channel_phrasings as chan
 from conformance.draft import count_phrasings as counts
@@ -223,6 +224,8 @@ PATTERNS: tuple[Pattern, ...] = (
             "x1、x2的Tensor数量不一致。", limits=ph.list_count_limits),
     Pattern("normalized shape", ("norm_shape",), NORM_SHAPE, ("右对齐", "乘积", "normalizedShape"),
             "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
+    Pattern("dimensions' ranges", ("axis_limit",), axes.AXIS_LIMITS, ("第一维度", "超出", "范围"),
+            "x的第一维度超出范围[1, 64]，或者第二维度超出[1, 8]。", limits=axes.axis_limits),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("batched product", ("bmm_tie",), bmm.BMM_TIE, ("@", "broadcast", "第一维度", "同时为空"),
