@@ -128,6 +128,9 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
      {"tensor": "self", "last": 4}),
     ("self在H、W维度上的size不大于0", "empty by some dims", ("self",), {"tensor": "self", "last": 2}),
     ("self的shape在C、H、W的某个轴为0", "empty by some dims", ("self",), {"tensor": "self", "last": 3}),
+    ("out为4D时，out为空", "empty by some dims", ("out",), {"tensor": "out", "rank": 4}),
+    ("当out为5D为空tensor时，且存在非第一维度的大小为0", "empty by some dims", ("out",),
+     {"tensor": "out", "rank": 5, "from": 1}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
 ])
@@ -144,6 +147,7 @@ def test_attribute_phrasings(text, pattern, params, limits):
     "self为空tensor且存在非batch size维度的值为0",  # which is the batch dim of an unbatched self?
     "self在除N维度外各维度的size大小不大于0",  # (a C, D, H, W self has no N: all its dims then)
     "self在N、C维度上的size大小不大于0",  # (the first dims: not these rows')
+    "out为4D时，self为空",  # (a rank of one tensor, another empty: no rule on out's emptiness)
     "self的Size大于noise的Size",  # sizes, not the attributes
 ])
 def test_phrasings_saying_something_else_are_not_read_so(text):

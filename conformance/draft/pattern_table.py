@@ -122,7 +122,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("rank or channel axis", ("channel",), chan.RANK_OR_CHANNEL, ("维度", "C轴", "或者"),
             "weight/bias维度不为1维，或者shape不等于input C轴的长度。", limits=chan.rank_or_channel_limits),
     Pattern("empty by some dims", ("empty_dims",), ph.EMPTY_DIMS, ("空tensor", "存在", "维度"),
-            "self为空tensor且存在非第一维度的值为0。", limits=ph.empty_dims_limits),
+            "self为空tensor且存在非第一维度的值为0。", limits=ph.empty_dims_limits, conditional=True),
     Pattern("empty tensor", ("not_empty",), ph.NOT_EMPTY, ("空tensor", "空Tensor", "为空"),
             "self是空tensor。"),
     Pattern("dtype and format not supported", ("dtype_in", "format_in"),

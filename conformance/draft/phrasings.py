@@ -155,10 +155,15 @@ EMPTY_DIMS = rx(rf"^(?P<t>{NAME})\s*(?:或\s*{NAME})?\s*(?:为|是){_EMPTY}\s*[�
                 rf"^(?P<s>{NAME})\s*在\s*(?:(?P<other>非第[一1])|(?P<letters>(?:C、)?(?:D、)?H、W))"
                 r"\s*维度上?的\s*size\s*(?:大小)?\s*(?:不大于\s*0|小于\s*1|小于等于\s*0)$|"
                 # "self的shape在C、H、W的某个轴为0"
-                rf"^(?P<s2>{NAME})\s*的\s*shape\s*在\s*(?P<letters2>(?:C、)?(?:D、)?H、W)\s*的\s*某个轴为\s*0$")
+                rf"^(?P<s2>{NAME})\s*的\s*shape\s*在\s*(?P<letters2>(?:C、)?(?:D、)?H、W)\s*的\s*某个轴为\s*0$|"
+                # "self为4D时，self为空", "当self为5D为空tensor时，且存在非第一维度的大小为0": at that rank
+                rf"^当?\s*(?P<r2>{NAME})\s*为\s*(?P<rank2>[1-8])\s*[Dd维]\s*(?:时\s*[，,]\s*(?P=r2)\s*为\s*空"
+                rf"(?:tensor|Tensor)?|为{_EMPTY}\s*时\s*[，,]\s*且\s*存在非第[一1]维度的(?P<but2>值|大小)为0)$")
 
 
 def _empty_dims(m: re.Match[str]) -> Limits:
+    if m["r2"]:
+        return {"tensor": m["r2"], "rank": int(m["rank2"]), **({"from": 1} if m["but2"] else {})}
     if m["s2"]:
         return {"tensor": m["s2"], "last": m["letters2"].count("、") + 1}
     if m["s"]:
