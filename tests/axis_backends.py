@@ -1,7 +1,8 @@
 """Backends of the toy operator ranging each dimension of x (tests/fixtures/axis_pages), for
 tests/test_draft_axis_limits.py: one right in its own way (slicing a zero-copy view of the largest
 x the page allows: numpy clips a slice past the end, so a dimension out of range comes back
-another size) and one wrong about the second dimension only.
+another size; w mixing x's second axis by numpy's matmul, which must give x's shape back) and
+wrong ones: about x's second dimension, and taking a w of any first dimension.
 """
 from __future__ import annotations
 
@@ -25,15 +26,45 @@ def x_refused(shape: tuple[int, ...]) -> bool:
     return got != tuple(shape) or 0 in got
 
 
+def w_refused(w: tuple[int, ...], x: tuple[int, ...]) -> bool:
+    """Whether numpy's matmul of w over x's second axis fails or changes x's shape (matmul, not
+    einsum: einsum broadcasts a contracted dimension of 1)."""
+    try:
+        mixed = np.matmul(np.zeros(w, np.int8), np.zeros(x, np.int8))
+    except ValueError:
+        return True
+    return mixed.shape != tuple(x)
+
+
 class NumpyTile(OracleBackend):
-    """Right: refuses a 3-D x numpy's slices do not give back, and defers to the oracle elsewhere."""
+    """Right: refuses a 3-D x numpy's slices do not give back, or a 2-D w numpy's matmul does not
+    mix it with, and defers to the oracle elsewhere."""
 
     name = "numpy-tile"
 
     def call(self, api, args, product=None):
-        x = args.get("x")
+        x, w = args.get("x"), args.get("w")
         if x is not None and len(_shape(x)) == 3 and x_refused(_shape(x)):
             return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
+        if x is not None and w is not None and len(_shape(x)) == 3 and len(_shape(w)) == 2 \
+                and w_refused(_shape(w), _shape(x)):
+            return CallResult(PARAM_INVALID, PHASE_WORKSPACE)
+        return super().call(api, args, product)
+
+
+class AnyFirstDimension(NumpyTile):
+    """Wrong: a w whose second dimension fits is taken whatever its first (rows past x's are
+    dropped)."""
+
+    name = "any-first-dimension"
+
+    def call(self, api, args, product=None):
+        x, w = args.get("x"), args.get("w")
+        if x is not None and w is not None and len(_shape(x)) == 3 and len(_shape(w)) == 2 \
+                and not x_refused(_shape(x)) and _shape(w)[1] == _shape(x)[1] \
+                and w_refused(_shape(w), _shape(x)):
+            args["out"].array[...] = 0
+            return CallResult(0, PHASE_EXECUTE)
         return super().call(api, args, product)
 
 

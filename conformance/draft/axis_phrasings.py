@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from conformance.draft.sentence_limits import Limits, rx
-from conformance.draft.words import NAME
+from conformance.draft.words import DIFFER, NAME
 
 _ORDINALS = {c: i for i, c in enumerate("一二三四五六七八", 1)}
 # (patterns.match has made "第一维" "第1维")
@@ -28,3 +28,24 @@ def axis_limits(text: str) -> Limits | None:
     axes = [(int(_ORDINALS.get(k, k)), int(lo), int(hi)) for k, lo, hi in re.findall(_PART, text)]
     rank = max(k for k, _, _ in axes)  # (the count from 1 needs the tensor to have exactly as many)
     return {"parts": [(m["t"], {"axis": axis, "rank": rank}) for axis in axes]}
+
+
+
+# "kroneckerP1的维度不为2，或者第一维度和第二维度与x的第二维度不一致": the tensor's rank, and its named
+# dimensions tied to one of another tensor, all counted from 1 as written (patterns.match has made
+# "第一维" "第1维"); axis_limits.py reads the ties, table_clauses.py the rank (joined_parts.py: both)
+_TIED = (r"第\s*(?P<a>[1-8])\s*维度?\s*(?:(?:和|与|、)\s*第\s*(?P<b>[1-8])\s*维度?\s*)?(?:都)?\s*(?:与|和)\s*"
+         rf"(?P<s>{NAME})\s*的\s*第\s*(?P<k>[1-8])\s*维度?\s*(?:的?大小)?\s*{DIFFER}")
+RANK_AND_TIES = rx(rf"^(?P<t>{NAME})\s*的\s*维度数?\s*(?:不为|不是|不等于)\s*(?P<r>[1-8])\s*维?\s*[，,]\s*"
+                   rf"(?:或者|或)\s*{_TIED}\s*[。.]?$")
+
+
+def rank_and_ties(text: str) -> Limits | None:
+    """{"ranks": [r], "ranked": (target,), "ties": (target, (a, b…), source, k)}: target has r
+    dimensions and each named one (from 1) is source's dimension k (from 1); None: not this
+    phrasing."""
+    m = RANK_AND_TIES.search(text)
+    if m is None or m["t"] == m["s"] or max(int(x) for x in (m["a"], m["b"]) if x) > int(m["r"]):
+        return None
+    return {"ranks": [int(m["r"])], "ranked": (m["t"],),
+            "ties": (m["t"], tuple(int(x) for x in (m["a"], m["b"]) if x), m["s"], int(m["k"]))}

@@ -11,7 +11,8 @@ from conformance.draft.context import Clause, Evidence
 #: The patterns whose sentences join their clause kinds with 或 (patterns.py), each kind a part.
 JOINED = frozenset({"dimension range or rank", "dimension range or duplicates", "rank or shapes differ",
                     "rank or ranks differ", "dtype and format not supported", "dtype promotion or cast",
-                    "dimension range or even", "cannot broadcast or shape differs"})
+                    "dimension range or even", "cannot broadcast or shape differs",
+                    "rank or dimensions tied"})
 _NONE = "(a part no clause encodes)"
 
 

@@ -17,8 +17,10 @@ from conformance.draft import dim_range_phrasings as dr
 from conformance.draft import index_phrasings as ix
 from conformance.draft import insert_phrasings as inserts
 from conformance.draft import letter_phrasings as letters
+from conformance.draft import matmul_phrasings as mm
 from conformance.draft import numel_phrasings as numel
 from conformance.draft import phrasings as ph
+from conformance.draft import promotion_phrasings as prom
 from conformance.draft import reduced_part_phrasings as parts
 from conformance.draft import spatial_phrasings as spatial
 from conformance.draft.dim_phrasings import (
@@ -45,21 +47,7 @@ from conformance.draft.dim_phrasings import (
 )
 from conformance.draft.dtype_phrasings import DTYPE_WITH, ONE_DTYPE, one_dtype_limits
 from conformance.draft.kernel_pads import KERNEL_PAD, kernel_pad_limits
-from conformance.draft.matmul_phrasings import (
-    MATMUL,
-    OUTER,
-    PRODUCT_SHAPE,
-    matmul_limits,
-    outer_limits,
-    product_limits,
-)
 from conformance.draft.norm_phrasings import NORM_SHAPE, norm_limits
-from conformance.draft.promotion_phrasings import (
-    PROMOTE,
-    PROMOTE_EXCLUDE,
-    PROMOTE_OR_CAST,
-    promote_or_cast_limits,
-)
 from conformance.draft.rank_parts import rank_parts_limits
 from conformance.draft.sentence_limits import (
     CAST,
@@ -101,11 +89,11 @@ PATTERNS: tuple[Pattern, ...] = (
             conditional=True),
     Pattern("empty reduced axis", ("empty_axis",), EMPTY_AXIS, ("reduce", "维度", "为0", "空轴"),
             "self中需要reduce的维度size为0。"),
-    Pattern("dtype promotion or cast", ("promotable", "castable"), PROMOTE_OR_CAST,
+    Pattern("dtype promotion or cast", ("promotable", "castable"), prom.PROMOTE_OR_CAST,
             ("推导失败", "转为", "或"), "self与other类型推导失败，或推导类型无法转为out的数据类型。",
-            limits=promote_or_cast_limits),
-    Pattern("dtype promotion", ("promotable",), PROMOTE, ("推导", "数据类型", "规则"),
-            "self和other无法做数据类型推导。", exclude=PROMOTE_EXCLUDE),
+            limits=prom.promote_or_cast_limits),
+    Pattern("dtype promotion", ("promotable",), prom.PROMOTE, ("推导", "数据类型", "规则"),
+            "self和other无法做数据类型推导。", exclude=prom.PROMOTE_EXCLUDE),
     Pattern("dtype cast", ("castable",), rx("|".join(r.pattern for r in CAST)),
             ("转换", "数据类型", "输出"),
             "推导出的数据类型无法转换为指定输出out的类型。", exclude=rx(r"或|格式|维度|shape"),
@@ -226,16 +214,19 @@ PATTERNS: tuple[Pattern, ...] = (
             "input的shape与normalizedShape右对齐时对应维度shape不相等。", limits=norm_limits),
     Pattern("dimensions' ranges", ("axis_limit",), axes.AXIS_LIMITS, ("第一维度", "超出", "范围"),
             "x的第一维度超出范围[1, 64]，或者第二维度超出[1, 8]。", limits=axes.axis_limits),
+    Pattern("rank or dimensions tied", ("rank_in", "axis_limit"), axes.RANK_AND_TIES,
+            ("维度", "第一维度", "不一致"),
+            "w的维度不为2，或者第一维度和第二维度与x的第二维度不一致。", limits=axes.rank_and_ties),
     Pattern("dimension tie", ("dim_tie",), DIM_TIE, ("最后一维", "倒数第二维", "尾轴", "不相等"),
             "batch1的最后一维和batch2的倒数第二维不相等。", limits=dim_tie_limits),
     Pattern("batched product", ("bmm_tie",), bmm.BMM_TIE, ("@", "broadcast", "第一维度", "同时为空"),
             "self不能与batch1@batch2做broadcast操作。", limits=bmm.bmm_limits),
-    Pattern("matrix product", ("dim_tie",), MATMUL, ("相乘", "矩阵乘", "条件"), "mat1和mat2不满足相乘条件。",
-            limits=matmul_limits),
-    Pattern("outer product shape", ("outer",), OUTER, ("外积", "扩展"),
-            "self不能扩展成为vec1和vec2的外积结果形状。", limits=outer_limits),
-    Pattern("matrix product shape", ("product_shape",), PRODUCT_SHAPE, ("@", "shape", "不一致"),
-            "out和mat1@mat2 shape不一致。", limits=product_limits),
+    Pattern("matrix product", ("dim_tie",), mm.MATMUL, ("相乘", "矩阵乘", "条件"),
+            "mat1和mat2不满足相乘条件。", limits=mm.matmul_limits),
+    Pattern("outer product shape", ("outer",), mm.OUTER, ("外积", "扩展"),
+            "self不能扩展成为vec1和vec2的外积结果形状。", limits=mm.outer_limits),
+    Pattern("matrix product shape", ("product_shape",), mm.PRODUCT_SHAPE, ("@", "shape", "不一致"),
+            "out和mat1@mat2 shape不一致。", limits=mm.product_limits),
     Pattern("rank or shapes differ", ("rank_in", "same_shape"), RANK_OR_SHAPE, ("shape", "维", "不一致"),
             "self和out的shape超过8维，或者两者shape不一致。", limits=rank_part_limits(RANK_OR_SHAPE)),
     Pattern("rank or ranks differ", ("rank_in", "same_rank"), RANK_OR_RANKS, ("维度", "超过", "不一致"),

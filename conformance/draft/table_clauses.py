@@ -273,8 +273,8 @@ def _rank_readings(ctx: Context, name: str, table: tuple[int, int] | None,
                    evidence: list[Evidence]) -> Readings:
     """(limits, reading) of each row giving ``name`` a rank limit ("table": the table's range)."""
     found = []
-    for e in evidence:
-        if name not in _scope(ctx, e, ctx.tensors):
+    for e in evidence:  # ("ranked": the tensors a row joining a rank to another rule ranks)
+        if name not in _scope(ctx, e, ctx.tensors) or name not in e.limits.get("ranked", (name,)):
             continue
         limits = {k: v for k, v in e.limits.items() if k in ("min", "max", "ranks")}
         if e.limits.get("table") and table is not None:
