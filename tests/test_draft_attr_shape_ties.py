@@ -44,14 +44,27 @@ specs = drafted_specs_fixture()
     ("out的size不等于bins", ("shape of attributes", ("out", ("bins",)))),
     ("out的shape不是[1]", ("shape of attributes", ("out", (1,)))),
     ("meanOut与rstdOut的shape不为(N, group)", ("layout letters", None)),  # (a layout's letters)
+    # both dimensions of a 2-D tensor in order (AdvanceStep's sampledTokenIds)
+    ("输入out的shape的第一维长度与n不一致，或者shape的第二维长度不为1",
+     ("shape of attributes", ("out", ("n", 1)))),
 ])
 def test_the_vendor_phrasings(text, read):
     found = match(text, NAMES)
     assert (found.pattern, found.limits.get("attr_shape")) == read
 
 
+def test_a_tensor_refusing_empty_draws_its_attributes_from_one():
+    """An attribute drawn 0 or 1 as a guess drew out empty, a case the page refuses, as valid."""
+    from conformance.draft.attr_shape_ties import _at_least_one
+
+    draws = {"n": {"integers": [0, 1]}, "m": {"integers": [2, 5]}, "k": {"sampled": [0, 3]}}
+    _at_least_one(draws, ["n", "m", "k"])
+    assert draws == {"n": {"integers": [1, 1]}, "m": {"integers": [2, 5]}, "k": {"sampled": [0, 3]}}
+
+
 @pytest.mark.parametrize("text", ["out的shape不为2维", "out的shape不为(n，m",
-                                  "out的size不为1", "out的size不等于4"])  # (a count? a length?)
+                                  "out的size不为1", "out的size不等于4",  # (a count? a length?)
+                                  "输入out的shape的第一维长度与n不一致"])  # (one dimension: not the shape)
 def test_near_misses_are_not_shapes_of_attributes(text):
     found = match(text, NAMES)
     assert found is None or found.pattern != "shape of attributes"

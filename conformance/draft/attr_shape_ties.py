@@ -63,6 +63,8 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             clauses_.remove(c)
             review(Sentence(c["source"]["quote"], where(t)), reading(c))
             continue
+        if draws[old]["shape"].get("empty", "none") == "none":
+            _at_least_one(draws, [d for d in dims if isinstance(d, str)])
         name = fresh(draws, f"{t}_attr_shape")
         draws[name], s.ranges[name] = {"expr": _list(dims, drawn=True)}, (len(dims), len(dims))
         args[t] = name
@@ -70,3 +72,12 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
         drop_unused(draws, args, clauses_, old)
         tied.add(t)
     return tied
+
+
+def _at_least_one(draws: dict[str, Any], attrs: list[str]) -> None:
+    """A tensor drawn with no empty dimension keeps none drawn from its attributes: their integer
+    draws start at 1 (a 0 drew an empty tensor the page refuses, as a valid case)."""
+    for a in attrs:
+        low, high = draws[a].get("integers", (None, None))
+        if isinstance(low, int) and low < 1:
+            draws[a]["integers"] = [1, max(high, 1) if isinstance(high, int) else high]

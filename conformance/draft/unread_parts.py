@@ -20,8 +20,9 @@ _SUBJECT = re.compile(r"^(.*?(?:的|维度|维数|shape))")
 _CONTINUATION = re.compile(r"^(?:小于|大于|超过|不等于|不为|不是|不在|非)")
 # a part naming no parameter that is about the ones before ("或两者数据类型不一致", "或broadcast后的shape…")
 _BEFORE = re.compile(r"^(?:两者|二者|其|推导后|broadcast后)")
-# (C不能被group整除，或者C/group＞8000; "x的第一维度超出…，或者第二维度超出…": each dimension a part)
-_WHOLE = frozenset({"half a dimension", "layout letters", "dimensions' ranges"})
+# (C不能被group整除，或者C/group＞8000; "x的第一维度超出…，或者第二维度超出…": each dimension a part;
+# "T的shape的第一维长度与n不一致，或者shape的第二维长度不为1": the whole shape)
+_WHOLE = frozenset({"half a dimension", "layout letters", "dimensions' ranges", "shape of attributes"})
 # "gradOutput与indices的shape不一致，self和gradInput的shape不一致": two ties, each of its own pair (read
 # whole, one tie over the four made false findings: a pooled gradOutput is smaller than self)
 _COMMA = re.compile(r"[，,]")
