@@ -133,6 +133,8 @@ def test_each_coded_clause_breaks_alone(knobs, tmp_path):
      {"tensor": "out", "rank": 5, "from": 1}),
     ("highBound<= lowBound", "attribute order", ("highBound", "lowBound"),
      {"order": ("highBound", ">", "lowBound")}),
+    ("输入highBound的值不等于输入lowBound的值", "attribute order", ("highBound", "lowBound"),
+     {"order": ("highBound", "==", "lowBound")}),
 ])
 def test_attribute_phrasings(text, pattern, params, limits):
     found = match(text, NAMES)
@@ -165,7 +167,7 @@ def test_an_order_names_attributes_the_expression_language_also_names(knobs):
     said = Sentence("传入的min大于max", knobs.draft.outcomes[0].sentence.where)
     e = Evidence("order", found.pattern, found.params, "ACLNN_ERR_PARAM_INVALID", said, found.limits, 0)
     assert [(c["all"], c["_order"]) for c in order_clauses.clauses(probe, [e])] == \
-        [(["min <= max"], ("min", "max"))]
+        [(["min <= max"], ("min", "max", "<="))]
 
 
 def test_an_empty_row_breaks_where_it_can_and_is_reviewed_where_no_index_fits():
@@ -202,3 +204,21 @@ def test_the_empty_clauses_by_dims_and_rank(knobs, limits, text, zero_at):
     (c,) = empty_dims.clauses(replace(knobs.draft.ctx, ids={}), [e], {"N": ["self"]})
     assert (c["all"], c["_break"], c.get("_zero_at")) == ([text], ("zero_dim", "self"), zero_at)
     assert c["requires"] == ["N"]
+
+
+def test_equal_attributes_are_drawn_equal_and_broken_one_apart(knobs):
+    """"numSeqs的值不等于numQueries的值": the attribute nothing else speaks of is drawn as the other
+    (numSeqs here, numQueries being a tensor's dimension), and broken one above it."""
+    ctx = knobs.draft.ctx
+    attrs = {"numSeqs": {"kind": "int", "role": "attr"}, "numQueries": {"kind": "int", "role": "attr"}}
+    probe = replace(ctx, params={**ctx.params, **attrs}, ids={})
+    said = Sentence("numSeqs的值不等于numQueries的值", knobs.draft.outcomes[0].sentence.where)
+    found = match(said.text, ("numSeqs", "numQueries"))
+    e = Evidence("order", found.pattern, found.params, "ACLNN_ERR_PARAM_INVALID", said, found.limits, 0)
+    (clause,) = order_clauses.clauses(probe, [e])
+    other = {"id": "T-SHAPE", "kind": "expr", "all": ["out.shape == [numQueries, 1]"]}
+    draws = {"numSeqs": {"integers": [0, 1]}, "numQueries": {"integers": [1, 4]}}
+    assert order_clauses.draws(probe, draws, [clause, other], lambda n: n, lambda *a: None) == {"numSeqs"}
+    assert clause["all"] == ["numSeqs == numQueries"]
+    assert draws == {"numQueries": {"integers": [1, 4]}, "numSeqs": {"expr": "numQueries"}}
+    assert clause["break"] == {"numSeqs": {"expr": "numQueries + 1"}}

@@ -114,11 +114,12 @@ ZERO_VALUE = rx(rf"^(?:传入的|参数)?\s*{NAME}\s*(?:的取值|的值|的数�
 
 
 # "quantMin大于quantMax", "clipValueMin的数值大于clipValueMax", "输入numSeqs的值小于等于输入numQueries的值",
-# "vocabEndIndex<= vocabStartIndex": two attributes in the wrong order (the whole sentence)
+# "vocabEndIndex<= vocabStartIndex", "输入numSeqs的值不等于输入numQueries的值": two attributes in the
+# wrong order, or unequal (the whole sentence)
 _ONE = rf"(?:传入的|输入的?|参数)?\s*({NAME})\s*(?:的值|的数值|的取值)?"
-ORDER = rx(rf"^{_ONE}\s*(大于等于|小于等于|大于|小于|>=|<=|>|<)\s*{_ONE}$")
+ORDER = rx(rf"^{_ONE}\s*(大于等于|小于等于|大于|小于|不等于|>=|<=|>|<|!=)\s*{_ONE}$")
 _OPPOSITE = {"大于等于": "<", ">=": "<", "小于等于": ">", "<=": ">", "大于": "<=", ">": "<=",
-             "小于": ">=", "<": ">="}  # the order the row leaves valid
+             "小于": ">=", "<": ">=", "不等于": "==", "!=": "=="}  # the order the row leaves valid
 
 
 order_limits = _reader(ORDER, lambda m: {"order": (m[1], _OPPOSITE[m[2]], m[3])} if m[1] != m[3] else None)
