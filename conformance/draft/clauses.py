@@ -55,6 +55,7 @@ from conformance.draft import (
     spatial_ties,
     table_clauses,
     unused_sentences,
+    value_notes,
     value_rows,
 )
 from conformance.draft.closest import closest
@@ -187,7 +188,7 @@ def _build(ctx: Context, ev: dict[str, list[Evidence]], draft: Draft) -> list[Cl
             *attr_clauses.value_in(ctx, ev.get("value_in", []), draft.review),
             *value_rows.fixed_flags(ctx, ev.get("value_in", [])),
             *attr_clauses.dim_range(ctx, ev.get("dim_range", []), null_ids),
-            *attr_clauses.sign(ctx, ev.get("sign", [])),
+            *attr_clauses.sign(ctx, ev.get("sign", [])), *value_notes.clauses(ctx, ev.get("value_in", [])),
             *attr_clauses.interval(ctx, ev.get("interval", [])),
             *attr_clauses.length(ctx, ev.get("length", []), null_ids),
             *table_clauses.format_in(ctx, ev.get("format_in", []), draft.review),
