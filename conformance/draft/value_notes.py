@@ -1,18 +1,20 @@
 """A row saying an attribute's value is wrong without saying how ("p的取值不满足要求") where the
-attribute's own usage note gives its sign ("取值大于等于0", "取值大于0", "数值为非负数"): the note's sign
-as an ``expr`` clause with the row's code (attr_clauses.py builds it, as for "p小于0"), quoting both.
-A float or host-scalar attribute only (an int's values are attr_clauses.value_in's), and one such
-note (two say more than a sign)."""
+attribute's own usage note gives its sign ("取值大于等于0", "取值大于0", "该值必须是非负的") or its one
+value ("目前仅支持取值为0"): the note's rule as an ``expr`` clause with the row's code (attr_clauses.py
+and value_rows.py build them, as for "p小于0" and "threshold不等于0"), quoting both. A float or
+host-scalar attribute only (an int's values are attr_clauses.value_in's), and one such note (two
+say more)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.draft import attr_clauses
+from conformance.draft import attr_clauses, value_rows
 from conformance.draft.context import Clause, Context, Evidence, source
 from conformance.draft.sentence_limits import rx
 
 _NOTE = rx(r"^(?:取值|数值|值)\s*(?:需要|需|必须)?\s*(?P<op>大于等于|不小于|大于)\s*0(?:\.0+)?\s*[。.]?$|"
-           r"^(?:取值|数值|值)\s*(?:需要|需|必须)?\s*为\s*(?P<word>非负数|正数)\s*[。.]?$")
+           r"^(?:该值|取值|数值|值)\s*(?:需要|需|必须)?\s*(?:为|是)\s*(?P<word>非负数|正数|非负的|正的)\s*[。.]?$|"
+           r"^(?:目前|当前)?\s*仅支持\s*(?:取值)?\s*(?:为)?\s*(?P<only>-?\d+)(?:\.0+)?\s*[。.]?$")
 
 
 def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
@@ -27,8 +29,11 @@ def clauses(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         if name not in ctx.of_kind("float", "scalar") or len(notes) != 1:
             continue
         note, m = notes[0]
-        positive = m["op"] == "大于" or m["word"] == "正数"
-        for c in attr_clauses.sign(ctx, [replace(e, kind="sign", limits={"positive": positive})]):
-            ctx.used.add(note)
-            out.append({**c, "source": source([e.sentence, note]), "_evidence": [e]})
+        ctx.used.add(note)
+        if m["only"] is not None:
+            made = [value_rows.fixed_value(ctx, e, name, int(m["only"]))]
+        else:
+            positive = m["op"] == "大于" or m["word"] in ("正数", "正的")
+            made = attr_clauses.sign(ctx, [replace(e, kind="sign", limits={"positive": positive})])
+        out += [{**c, "source": source([e.sentence, note]), "_evidence": [e]} for c in made]
     return out

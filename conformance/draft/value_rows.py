@@ -19,7 +19,7 @@ def elements_equal(ctx: Context, evidence: list[Evidence]) -> list[Clause]:
         if isinstance(e.limits["values"][0], bool):  # (a flag: fixed_flags)
             continue
         if len(e.params) == 1 and e.params[0] in ctx.of_kind("float", "scalar") and expressible(e.params[0]):
-            clauses.append(_fixed(ctx, e, e.params[0], e.limits["values"][0]))
+            clauses.append(fixed_value(ctx, e, e.params[0], e.limits["values"][0]))
         if len(e.params) != 1 or e.params[0] not in ctx.of_kind("int_array") or not expressible(e.params[0]):
             continue
         attr, (value,) = e.params[0], e.limits["values"]
@@ -62,7 +62,7 @@ _ONLY_FLAG = re.compile(r"^(?:(?!时).)*(?:仅|只)支持(?:取|配置为|设置
                         r"(true|false)(?![A-Za-z])", re.IGNORECASE)
 
 
-def _fixed(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:
+def fixed_value(ctx: Context, e: Evidence, attr: str, value: int) -> Clause:
     """"threshold不等于0" of a float attribute or host scalar: drawn as that value alone (the
     generate section reads ``_fixed``), broken one above and one below it."""
     scalar = ctx.params[attr]["kind"] == "scalar"
