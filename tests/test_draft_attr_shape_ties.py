@@ -102,3 +102,20 @@ def test_a_right_backend_passes_and_one_with_the_bug_planted_is_caught(drafted, 
     assert_clean_pass(right, ids["out的shape不是(rows，cols)"], 8)
     wrong = oracle_quick(drafted, API, tmp_path / "wrong", f"{BACKENDS}:GridUnchecked", max_examples=8)
     assert_caught_alone(wrong, ids[GridUnchecked.row])
+
+
+@pytest.mark.parametrize(("note", "otherwise"), [
+    ("shape第一维长度与numQueries一致，第二维长度为1。", False),  # (AdvanceStep's: the row's own shape)
+    ("shape第一维长度与numSeqs一致，第二维长度为1+specNum。", True),  # (AdvanceStepV2's: not the row's)
+    ("不支持空Tensor。", False),
+])
+def test_a_row_its_tensors_note_contradicts_is_left_for_review(note, otherwise):
+    """AdvanceStepV2's row says [numQueries, 1] where the tensor's own note (and the vendor's cases,
+    [24, 11]) say [numSeqs, 1 + specNum]: a coded clause would refuse every case the vendor runs."""
+    from types import SimpleNamespace
+
+    from conformance.draft.attr_shape_ties import _noted_otherwise
+    from conformance.draft.facts import Sentence
+
+    ctx = SimpleNamespace(rows={"ids": SimpleNamespace(usage=(Sentence(note, None),))})
+    assert _noted_otherwise(ctx, "ids", ("numQueries", 1)) is otherwise

@@ -9,6 +9,7 @@ and an attribute not drawn on its own, leave the row for review.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,8 @@ def clauses(ctx: Context, evidence: list[Evidence], null_ids: dict[str, list[str
         t, dims = e.limits["attr_shape"]
         attrs = [d for d in dims if isinstance(d, str)]
         if ctx.params.get(t, {}).get("kind") != "tensor" or not expressible(t, *attrs) or any(
-                ctx.params.get(a, {}).get("kind") != "int" or ctx.params[a].get("optional") for a in attrs):
+                ctx.params.get(a, {}).get("kind") != "int" or ctx.params[a].get("optional") for a in attrs) \
+                or _noted_otherwise(ctx, t, dims):
             continue
         # (another rank, a negative attribute: the rank's and the sign's rows judge those)
         negative = f"{t}.rank != {len(dims)} or " + "".join(f"{a} < 0 or " for a in dict.fromkeys(attrs))
@@ -81,3 +83,21 @@ def _at_least_one(draws: dict[str, Any], attrs: list[str]) -> None:
         low, high = draws[a].get("integers", (None, None))
         if isinstance(low, int) and low < 1:
             draws[a]["integers"] = [1, max(high, 1) if isinstance(high, int) else high]
+
+
+_NAMED = r"[A-Za-z_][A-Za-z0-9_]*|\d+"
+_NOTED = (re.compile(rf"第[一1]维(?:的)?长度(?:与|和|为)\s*({_NAMED})"),
+          re.compile(rf"第[二2]维(?:的)?长度(?:与|和|为)\s*((?:{_NAMED})(?:\s*[+\-*/]\s*(?:{_NAMED}))*)"))
+
+
+def _noted_otherwise(ctx: Context, t: str, dims: tuple[Any, ...]) -> bool:
+    """Whether t's usage notes give a dimension the row also gives another value ("第二维长度为
+    1+specNum" beside a row's "第二维长度不为1": AdvanceStepV2's page, whose own cases follow the
+    note): the page contradicts itself, a person decides."""
+    row = ctx.rows.get(t)
+    for s in row.usage if row is not None else ():
+        for k, pattern in enumerate(_NOTED[:len(dims)]):
+            m = pattern.search(s.text)
+            if m and re.sub(r"\s", "", m[1]) != str(dims[k]):
+                return True
+    return False
