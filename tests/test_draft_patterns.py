@@ -55,6 +55,7 @@ NAMES = ("gradOutput", "self", "target", "weight", "out", "reduction", "dim", "p
     ("reduction不在指定的取值范围内。", "attribute out of its range", ("reduction",),
      {"enumerated": True, "documented": True}),  # its values, or the dims its own row writes
     ("padding的长度不等于6。", "length", ("padding",), {"length": 6}),
+    ("self的元素总数不等于16。", "length", ("self",), {"length": 16}),  # (a tensor's: its numel)
     ("传入的n小于0。", "value sign", ("n",), {"positive": False}),
     ("当前平台不在支持的平台范围内。", "platform not supported", (), {"scope": "all"}),
 ])

@@ -22,7 +22,7 @@ from conformance.draft.sentence_limits import Limits, rx
 from conformance.draft.words import DIFFER, NAME, NAMES, OR
 
 #: The words naming a tensor's element count (its "shape size": the product of its shape).
-ELEMENTS = r"(?:元素个数|元素数量|元素数|shape\s*size|shape\s*大小|ShapeSize)"
+ELEMENTS = r"(?:元素个数|元素总数|元素数量|元素数|shape\s*size|shape\s*大小|ShapeSize)"
 _END = r"\s*[。.]?$"
 _ONE = rx(rf"^(?:参数|输入)?\s*{NAMES}\s*的?\s*{ELEMENTS}\s*(?:不为|不等于|不是|!=)\s*1\s*时?{_END}|"
           rf"^(?:参数|输入)?\s*{NAMES}\s*不是\s*(?:1\s*个元素的|单元素)\s*(?:标量)?\s*(?:tensor|张量)\s*"

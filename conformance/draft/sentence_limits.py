@@ -142,7 +142,8 @@ def _none(text: str) -> Limits:
     return {}
 
 
-LENGTH = rx(r"(?:长度|size|大小|元素个数)\s*(?:不等于|不为|不是|!=)\s*(\d+)(?!\s*(?:或|、|,|，|维|\d))")
+LENGTH = rx(r"(?:长度|size|大小|元素个数|元素总数)\s*(?:不等于|不为|不是|!=)\s*(\d+)"
+            r"(?!\s*(?:或|、|,|，|维|\d))")
 # (a comparison with 0: "numSeqs的值小于等于numQueries的值" relates two values, no sign)
 # "不小于0", "不是负数": the negated words say the opposite
 # "numLayers不满足>0": the condition the value must meet, negated
