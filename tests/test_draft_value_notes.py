@@ -23,7 +23,7 @@ from conformance.draft.value_notes import _NOTE
 PAGES = Path(__file__).parent / "fixtures" / "value_note_pages"
 BACKENDS = Path(__file__).with_name("value_note_backends.py")
 API = "aclnnToyPowerNorm"
-QUOTE = "p的取值不满足要求 / 取值大于等于0。"
+QUOTE = "p的值不满足要求 / 数值需大于等于0。"
 
 pytestmark = pytest.mark.usefixtures("no_packs_left")
 
@@ -58,8 +58,8 @@ def test_the_oracle_passes_and_a_negative_p_taken_is_caught(drafted, specs, tmp_
 
 
 def test_a_note_allowing_one_value_draws_it_alone(drafted):
-    """"shift的取值不支持" with the note "目前仅支持取值为0": shift == 0, drawn 0 only, broken 1 and -1."""
+    """"shift的取值不支持" with the note "仅支持取值为0": shift == 0, drawn 0 only, broken 1 and -1."""
     spec = drafted_spec(drafted, API)
-    clause = by_quote(spec)["shift的取值不支持 / 目前仅支持取值为0。"]
+    clause = by_quote(spec)["shift的取值不支持 / 仅支持取值为0。"]
     assert (clause["all"], clause["break"]) == (["shift.value == 0"], {"shift": {"sampled": [1.0, -1.0]}})
     assert spec["generate"]["draws"]["shift"] == {"sampled": [0.0]}

@@ -12,4 +12,4 @@ class NegativePTaken(ignoring(OracleBackend)):
     """Wrong: a negative p is taken, as numpy's ``linalg.norm`` takes a negative order."""
 
     name = "negative-p-taken"
-    row = "p的取值不满足要求 / 取值大于等于0。"
+    row = "p的值不满足要求 / 数值需大于等于0。"
