@@ -18,7 +18,7 @@ from conformance.draft.context import Clause, Context, Evidence, expressible, so
 from conformance.draft.facts import Review, Sentence
 from conformance.draft.numel_ties import fresh
 from conformance.draft.shape_draws import Shapes
-from conformance.draft.tie_breaks import drop_guesses
+from conformance.draft.tie_breaks import drop_guesses, settle
 
 KIND = "axis_limit"
 
@@ -62,19 +62,23 @@ def resolve(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clauses_: li
             review: Review, where: Callable[[str], Any]) -> set[str]:
     """Each clause's break; one whose tensor is not drawn at exactly that rank by a shape draw of
     its own, or whose range the drawn dimensions leave, is removed and its row reviewed."""
-    for c in [c for c in clauses_ if "_axis" in c]:
-        t, k, low, high, rank = c["_axis"]
-        shape = _own_shape(s, draws, args, t, rank)
-        if shape is None or not (low <= shape["dims"][0] and shape["dims"][1] <= high):
-            clauses_.remove(c)
-            review(Sentence(c["source"]["quote"], where(t)), "dimension range")
-            continue
-        dims = [1] * rank
-        dims[k - 1] = high + 1
-        c["break"] = {args[t]: {"expr": str(dims)}}
+    settle(clauses_, [c for c in clauses_ if "_axis" in c], lambda c: _past(s, draws, args, *c["_axis"]),
+           review, lambda c: where(c["_axis"][0]))
     # (a row read above counts from 1 on a tensor of exactly its rank: the page counts so)
     from_one = any("_axis" in c for c in clauses_)
     return _resolve_ties(s, draws, args, clauses_, review, where, from_one)
+
+
+def _past(s: Shapes, draws: dict[str, Any], args: dict[str, Any], t: str, k: int, low: int, high: int,
+          rank: int) -> dict[str, Any] | None:
+    """x at its rank, dimension k one past the range and the others 1; None where x is not a draw
+    of its own at exactly that rank or its drawn dimensions leave the range."""
+    shape = _own_shape(s, draws, args, t, rank)
+    if shape is None or not (low <= shape["dims"][0] and shape["dims"][1] <= high):
+        return None
+    dims = [1] * rank
+    dims[k - 1] = high + 1
+    return {args[t]: {"expr": str(dims)}}
 
 
 def _own_shape(s: Shapes, draws: dict[str, Any], args: dict[str, Any], t: str, rank: int) -> dict | None:
@@ -94,8 +98,7 @@ def _resolve_ties(s: Shapes, draws: dict[str, Any], args: dict[str, Any], clause
     drawn: dict[str, tuple[str, list[str]]] = {}
     for c in mine:
         t, a, src, k, rank = c["_axis_tie"]
-        source_shape = next((d.get("shape") for d in [draws.get(args.get(src), {})]), None)
-        source_rank = source_shape.get("rank") if source_shape else None
+        source_rank = draws.get(args.get(src), {}).get("shape", {}).get("rank")
         fits = _own_shape(s, draws, args, t, rank) is not None or t in drawn
         if not fits or source_rank is None or source_rank[0] != source_rank[1] or source_rank[0] < k \
                 or not (k == source_rank[0] or from_one):
